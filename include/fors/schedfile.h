@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_SCHEDFILE_H
+#define FORS_SCHEDFILE_H
+
+#include <stdio.h>
+
+#include "fors/schedule.h"
+
+/* The schedule file, version 1 (doc/schedule-format.md). */
+int fors_schedule_write(FILE *out, const struct fors_schedule *s);
+
+/* Write to path atomically: a temporary file beside it, then rename. */
+int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
+			     struct fors_error *err);
+
+/*
+ * Read a schedule file. name is used in messages ("name:line: ..."). On a
+ * malformed file: FORS_EFORMAT and the line and what was expected in err.
+ */
+int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
+		       struct fors_error *err);
+
+int fors_schedule_read_file(const char *path, struct fors_schedule **out,
+			    struct fors_error *err);
+
+#endif

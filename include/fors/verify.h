@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_VERIFY_H
+#define FORS_VERIFY_H
+
+#include "fors/schedule.h"
+
+/*
+ * Check what a schedule promises without looking at a fabric: every ordered
+ * pair of present hosts exactly once, each host sending and receiving at
+ * most once per phase, at most m0 - f inter-leaf senders and receivers per
+ * leaf and phase, planes and DLIDs in range, and exactly P_f phases where
+ * the FORS theorem applies. Present hosts are those of the `host` lines,
+ * or every slot when there are none. FORS_OK, or FORS_EVERIFY with the
+ * first violation in err.
+ */
+int fors_schedule_verify(const struct fors_schedule *s,
+			 struct fors_error *err);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_INTER_H
+#define FORS_INTER_H
+
+#include <stdint.h>
+
+/* The inter-leaf pattern of Algorithm 1 for FT(2; m0, m1), reduction f. */
+struct inter {
+	uint32_t m0, m1, f;
+	uint32_t pf;		/* its number of phases */
+	uint32_t lcm;		/* lcm(m1 - 1, m0) */
+};
+
+void inter_init(struct inter *in, uint32_t m0, uint32_t m1, uint32_t f);
+
+/*
+ * Destination of the host in slot a of leaf g in phase p, or -1 when it
+ * sends nothing between leaves in that phase.
+ */
+int64_t inter_dst(const struct inter *in, uint32_t g, uint32_t a, uint32_t p);
+
+/* 1 when slot a (any leaf) sends between leaves in phase p. */
+int inter_sends(const struct inter *in, uint32_t a, uint32_t p);
+
+#endif

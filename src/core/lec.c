@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bipartite list edge colouring in three stages: cheap necessary
+ * conditions that prove some instances infeasible at once, a greedy
+ * colouring repaired by tabu search (an ejection chain: place an edge,
+ * evict what it clashes with, place the evicted), and behind them an exact
+ * depth-first search with forward checking that either finds a colouring
+ * or proves there is none, within a node budget.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lec.h"
+
+const struct lec_budget lec_default_budget = {
+	.repair_moves = 200000,
+	.restarts = 4,
+	.exact_nodes = 200000,
+	.seed = 0x9e3779b97f4a7c15ull,
+};
+
+struct state {
+	const struct lec_problem *p;
+	int *colour;
+	int *atl;		/* [nleft * ncolours]: edge holding colour */
+	int *atr;		/* [nright * ncolours] */
+	int *unc;		/* uncoloured edges */
+	int *upos;		/* position of an edge in unc, -1 if coloured */
+	int nunc;
+	long *tabu;		/* per list entry: move forbidden until */
+	uint64_t rng;
+};
+
+static uint32_t rnd(struct state *s)
+{
+	/* xorshift64*: deterministic and good enough to break ties */
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return (uint32_t)((s->rng * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+static int *atl(struct state *s, int e, int c)
+{
+	return &s->atl[(size_t)s->p->left[e] * s->p->ncolours + c];
+}
+
+static int *atr(struct state *s, int e, int c)
+{
+	return &s->atr[(size_t)s->p->right[e] * s->p->ncolours + c];
+}
+
+static void assign(struct state *s, int e, int c)
+{
+	int last = s->unc[--s->nunc];
+
+	s->unc[s->upos[e]] = last;
+	s->upos[last] = s->upos[e];
+	s->upos[e] = -1;
+	s->colour[e] = c;
+	*atl(s, e, c) = e;
+	*atr(s, e, c) = e;
+}
+
+static void unassign(struct state *s, int e)
+{
+	int c = s->colour[e];
+
+	*atl(s, e, c) = -1;
+	*atr(s, e, c) = -1;
+	s->colour[e] = -1;
+	s->upos[e] = s->nunc;
+	s->unc[s->nunc++] = e;
+}
+
+static int list_pos(const struct lec_problem *p, int e, int c)
+{
+	int lo = p->lstart[e], hi = p->lstart[e + 1];
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (p->list[mid] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int in_list(const struct lec_problem *p, int e, int c)
+{
+	int k = list_pos(p, e, c);
+
+	return k < p->lstart[e + 1] && p->list[k] == c;
+}
+
+static void reset(struct state *s)
+{
+	const struct lec_problem *p = s->p;
+	int e;
+
+	memset(s->atl, 0xff, sizeof(int) * p->nleft * p->ncolours);
+	memset(s->atr, 0xff, sizeof(int) * p->nright * p->ncolours);
+	for (e = 0; e < p->nedges; e++) {
+		s->colour[e] = -1;
+		s->unc[e] = e;
+		s->upos[e] = e;
+	}
+	s->nunc = p->nedges;
+	memset(s->tabu, 0, sizeof(long) * p->lstart[p->nedges]);
+}
+
+static int is_free(struct state *s, int e, int c)
+{
+	return *atl(s, e, c) < 0 && *atr(s, e, c) < 0;
+}
+
+/* Edges in order of list length, so the most constrained go first. */
+static void greedy(struct state *s, const int *order, const int *hint)
+{
+	const struct lec_problem *p = s->p;
+	int i, k;
+
+	for (i = 0; i < p->nedges; i++) {
+		int e = order[i];
+
+		if (hint && hint[e] >= 0 && in_list(p, e, hint[e]) &&
+		    is_free(s, e, hint[e])) {
+			assign(s, e, hint[e]);
+			continue;
+		}
+		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
+			if (is_free(s, e, p->list[k])) {
+				assign(s, e, p->list[k]);
+				break;
+			}
+		}
+	}
+}
+
+static void evict(struct state *s, int x, int c, long until)
+{
+	s->tabu[list_pos(s->p, x, c)] = until;
+	unassign(s, x);
+}
+
+/* One ejection-chain move: colour an uncoloured edge, evict its clashes. */
+static void tabu_move(struct state *s, long iter)
+{
+	const struct lec_problem *p = s->p;
+	int e = s->unc[rnd(s) % s->nunc];
+	int best = -1, bestscore = 0, k;
+
+	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
+		int c = p->list[k];
+		int x = *atl(s, e, c), y = *atr(s, e, c);
+		int cost = (x >= 0) + (y >= 0 && y != x);
+		int score;
+
+		if (cost && s->tabu[k] > iter)
+			continue;
+		score = cost * 64 + (int)(rnd(s) % 64);
+		if (best < 0 || score < bestscore) {
+			best = k;
+			bestscore = score;
+		}
+	}
+	if (best < 0)
+		best = p->lstart[e] + (int)(rnd(s) % (p->lstart[e + 1] -
+						      p->lstart[e]));
+	{
+		int c = p->list[best];
+		int x = *atl(s, e, c), y = *atr(s, e, c);
+		long until = iter + s->nunc + (long)(rnd(s) % 10);
+
+		if (x >= 0)
+			evict(s, x, c, until);
+		if (y >= 0 && y != x)
+			evict(s, y, c, until);
+		assign(s, e, c);
+	}
+}
+
+static int tabu_search(struct state *s, long moves)
+{
+	long iter;
+
+	for (iter = 1; iter <= moves && s->nunc > 0; iter++)
+		tabu_move(s, iter);
+	return s->nunc == 0;
+}
+
+/* Kuhn's augmenting path over one vertex's edges and their colours. */
+static int augment(const struct lec_problem *p, const int *edges, int i,
+		   int *owner, int *seen, int stamp)
+{
+	int e = edges[i], k;
+
+	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
+		int c = p->list[k];
+
+		if (seen[c] == stamp)
+			continue;
+		seen[c] = stamp;
+		if (owner[c] < 0 ||
+		    augment(p, edges, owner[c], owner, seen, stamp)) {
+			owner[c] = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Necessary condition: the edges at each vertex need distinct colours from
+ * their lists, i.e. a matching of edges into colours that covers them all.
+ */
+static int vertex_hall(const struct lec_problem *p, const int *vstart,
+		       const int *vedges, int nv)
+{
+	int *owner = malloc(sizeof(int) * p->ncolours);
+	int *seen = calloc(p->ncolours, sizeof(int));
+	int v, i, ok = 1, stamp = 0;
+
+	if (!owner || !seen) {
+		free(owner);
+		free(seen);
+		return -1;
+	}
+	for (v = 0; v < nv && ok; v++) {
+		memset(owner, 0xff, sizeof(int) * p->ncolours);
+		for (i = vstart[v]; i < vstart[v + 1] && ok; i++)
+			ok = augment(p, vedges + vstart[v], i - vstart[v],
+				     owner, seen, ++stamp);
+	}
+	free(owner);
+	free(seen);
+	return ok;
+}
+
+/* Incidence lists (CSR) of one side of the graph. */
+static int incidence(const struct lec_problem *p, const int *end, int nv,
+		     int **vstart, int **vedges)
+{
+	int *st = calloc(nv + 1, sizeof(int));
+	int *ed = malloc(sizeof(int) * (p->nedges ? p->nedges : 1));
+	int e, v;
+
+	if (!st || !ed) {
+		free(st);
+		free(ed);
+		return -1;
+	}
+	for (e = 0; e < p->nedges; e++)
+		st[end[e] + 1]++;
+	for (v = 0; v < nv; v++)
+		st[v + 1] += st[v];
+	for (e = 0; e < p->nedges; e++)
+		ed[st[end[e]]++] = e;
+	for (v = nv; v > 0; v--)
+		st[v] = st[v - 1];
+	st[0] = 0;
+	*vstart = st;
+	*vedges = ed;
+	return 0;
+}
+
+struct exact {
+	struct state *s;
+	const int *ls, *le, *rs, *re;	/* incidence of left and right */
+	int *avail;			/* free list colours per edge */
+	long nodes;
+	long budget;
+};
+
+/* Colour c is taken at the endpoints of e: update neighbours' counts. */
+static int touch(struct exact *x, int e, int c, int delta)
+{
+	struct state *s = x->s;
+	const struct lec_problem *p = s->p;
+	int u = p->left[e], v = p->right[e], i, dead = 0;
+
+	for (i = x->ls[u]; i < x->ls[u + 1]; i++) {
+		int g = x->le[i];
+
+		if (g == e || s->colour[g] >= 0 || !in_list(p, g, c) ||
+		    *atr(s, g, c) >= 0)
+			continue;
+		x->avail[g] += delta;
+		dead |= x->avail[g] == 0;
+	}
+	for (i = x->rs[v]; i < x->rs[v + 1]; i++) {
+		int g = x->re[i];
+
+		if (g == e || p->left[g] == u || s->colour[g] >= 0 ||
+		    !in_list(p, g, c) || *atl(s, g, c) >= 0)
+			continue;
+		x->avail[g] += delta;
+		dead |= x->avail[g] == 0;
+	}
+	return dead;
+}
+
+/* 1 solved, 0 exhausted this subtree, -1 budget spent. */
+static int dfs(struct exact *x)
+{
+	struct state *s = x->s;
+	const struct lec_problem *p = s->p;
+	int i, k, e = -1;
+
+	if (s->nunc == 0)
+		return 1;
+	if (++x->nodes > x->budget)
+		return -1;
+	for (i = 0; i < s->nunc; i++) {
+		int g = s->unc[i];
+
+		if (e < 0 || x->avail[g] < x->avail[e])
+			e = g;
+	}
+	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
+		int c = p->list[k], dead, r;
+
+		if (!is_free(s, e, c))
+			continue;
+		dead = touch(x, e, c, -1);
+		assign(s, e, c);
+		r = dead ? 0 : dfs(x);
+		if (r)
+			return r;
+		unassign(s, e);
+		touch(x, e, c, +1);
+	}
+	return 0;
+}
+
+static int exact_search(struct state *s, long budget, const int *ls,
+			const int *le, const int *rs, const int *re)
+{
+	const struct lec_problem *p = s->p;
+	struct exact x = { s, ls, le, rs, re, NULL, 0, budget };
+	int e, r;
+
+	x.avail = malloc(sizeof(int) * (p->nedges ? p->nedges : 1));
+	if (!x.avail)
+		return LEC_NOMEM;
+	reset(s);
+	for (e = 0; e < p->nedges; e++)
+		x.avail[e] = p->lstart[e + 1] - p->lstart[e];
+	r = dfs(&x);
+	free(x.avail);
+	if (r > 0)
+		return LEC_SOLVED;
+	return r < 0 ? LEC_UNKNOWN : LEC_INFEASIBLE;
+}
+
+static int *length_order(const struct lec_problem *p)
+{
+	int *ord = malloc(sizeof(int) * (p->nedges ? p->nedges : 1));
+	int *cnt = calloc(p->ncolours + 2, sizeof(int));
+	int e;
+
+	if (!ord || !cnt) {
+		free(ord);
+		free(cnt);
+		return NULL;
+	}
+	for (e = 0; e < p->nedges; e++)
+		cnt[p->lstart[e + 1] - p->lstart[e] + 1]++;
+	for (e = 0; e <= p->ncolours; e++)
+		cnt[e + 1] += cnt[e];
+	for (e = 0; e < p->nedges; e++)
+		ord[cnt[p->lstart[e + 1] - p->lstart[e]]++] = e;
+	free(cnt);
+	return ord;
+}
+
+static int prechecks(const struct lec_problem *p, const int *ls,
+		     const int *le, const int *rs, const int *re)
+{
+	int e, r;
+
+	for (e = 0; e < p->nedges; e++)
+		if (p->lstart[e + 1] == p->lstart[e])
+			return 0;
+	r = vertex_hall(p, ls, le, p->nleft);
+	if (r != 1)
+		return r;
+	return vertex_hall(p, rs, re, p->nright);
+}
+
+static int run(struct state *s, const struct lec_budget *b, int *colour,
+	       const int *ls, const int *le, const int *rs, const int *re)
+{
+	const struct lec_problem *p = s->p;
+	int *order = length_order(p);
+	int *hint = malloc(sizeof(int) * (p->nedges ? p->nedges : 1));
+	int r = LEC_NOMEM, t;
+
+	if (!order || !hint)
+		goto out;
+	memcpy(hint, colour, sizeof(int) * p->nedges);
+	s->rng = b->seed ? b->seed : 1;
+	for (t = 0; t <= b->restarts; t++) {
+		reset(s);
+		greedy(s, order, t == 0 ? hint : NULL);
+		if (tabu_search(s, b->repair_moves)) {
+			r = LEC_SOLVED;
+			goto out;
+		}
+	}
+	r = b->exact_nodes > 0 ?
+		exact_search(s, b->exact_nodes, ls, le, rs, re) : LEC_UNKNOWN;
+out:
+	free(order);
+	free(hint);
+	return r;
+}
+
+int lec_solve(const struct lec_problem *p, int *colour,
+	      const struct lec_budget *b)
+{
+	struct state s = { .p = p };
+	int *ls = NULL, *le = NULL, *rs = NULL, *re = NULL;
+	size_t n = p->nedges ? p->nedges : 1;
+	int r = LEC_NOMEM;
+
+	if (!b)
+		b = &lec_default_budget;
+	if (incidence(p, p->left, p->nleft, &ls, &le) ||
+	    incidence(p, p->right, p->nright, &rs, &re))
+		goto out;
+	r = prechecks(p, ls, le, rs, re);
+	if (r <= 0) {
+		r = r < 0 ? LEC_NOMEM : LEC_INFEASIBLE;
+		goto out;
+	}
+	s.colour = colour;
+	s.atl = malloc(sizeof(int) * ((size_t)p->nleft * p->ncolours + 1));
+	s.atr = malloc(sizeof(int) * ((size_t)p->nright * p->ncolours + 1));
+	s.unc = malloc(sizeof(int) * n);
+	s.upos = malloc(sizeof(int) * n);
+	s.tabu = malloc(sizeof(long) * ((size_t)p->lstart[p->nedges] + 1));
+	r = LEC_NOMEM;
+	if (s.atl && s.atr && s.unc && s.upos && s.tabu)
+		r = run(&s, b, colour, ls, le, rs, re);
+	free(s.atl);
+	free(s.atr);
+	free(s.unc);
+	free(s.upos);
+	free(s.tabu);
+out:
+	free(ls);
+	free(le);
+	free(rs);
+	free(re);
+	return r;
+}
+
+int lec_is_proper(const struct lec_problem *p, const int *colour)
+{
+	int e, g;
+
+	for (e = 0; e < p->nedges; e++) {
+		if (colour[e] < 0 || !in_list(p, e, colour[e]))
+			return 0;
+		for (g = e + 1; g < p->nedges; g++)
+			if (colour[g] == colour[e] &&
+			    (p->left[g] == p->left[e] ||
+			     p->right[g] == p->right[e]))
+				return 0;
+	}
+	return 1;
+}

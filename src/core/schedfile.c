@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fors/schedfile.h"
+
+/* Reasonable ceiling on phases: far above any real schedule. */
+#define MAX_PHASES (1u << 22)
+
+static void put_num(FILE *out, int32_t v)
+{
+	if (v < 0)
+		fputs(" -", out);
+	else
+		fprintf(out, " %d", v);
+}
+
+static void put_desc(FILE *out, const char *d)
+{
+	fputc('"', out);
+	for (; *d; d++) {
+		if (*d == '"' || *d == '\\')
+			fputc('\\', out);
+		fputc(*d, out);
+	}
+	fputc('"', out);
+}
+
+int fors_schedule_write(FILE *out, const struct fors_schedule *s)
+{
+	uint32_t p;
+	size_t i;
+
+	fprintf(out, "fors-schedule 1\n");
+	fprintf(out, "fabric hosts-per-leaf %u leaves %u planes %u reduction %u impacted %u lmc",
+		s->m0, s->m1, s->q, s->f, s->m);
+	put_num(out, s->lmc);
+	fprintf(out, " phases %u", s->nphases);
+	for (i = 0; i < s->nextra; i++)
+		fprintf(out, " %s %s", s->extra[i].key, s->extra[i].value);
+	fputc('\n', out);
+	for (i = 0; i < s->nhosts; i++) {
+		const struct fors_host *h = &s->hosts[i];
+
+		fprintf(out, "host %u 0x%016llx %u ", h->sid,
+			(unsigned long long)h->guid, h->lid);
+		put_desc(out, h->desc ? h->desc : "");
+		fprintf(out, " %u\n", h->port);
+	}
+	for (p = 0; p < s->nphases; p++) {
+		fprintf(out, "phase %u %zu\n", p, s->start[p + 1] - s->start[p]);
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			fprintf(out, "%u %u", s->xfers[i].src, s->xfers[i].dst);
+			put_num(out, s->xfers[i].plane);
+			put_num(out, s->xfers[i].dlid);
+			fputc('\n', out);
+		}
+	}
+	fprintf(out, "end %zu\n", s->nxfers);
+	return ferror(out) ? FORS_EIO : FORS_OK;
+}
+
+int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
+			     struct fors_error *err)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + 8);
+	FILE *out;
+	int fd, saved;
+
+	if (!tmp) {
+		fors_error_set(err, "out of memory writing %s", path);
+		return FORS_ENOMEM;
+	}
+	snprintf(tmp, len + 8, "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto fail;
+	out = fdopen(fd, "w");
+	if (!out) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		goto fail_unlink;
+	}
+	/* readers are other users' applications: 0644, not mkstemp's 0600 */
+	if (fchmod(fd, 0644) || fors_schedule_write(out, s) || fflush(out) ||
+	    fsync(fd)) {
+		saved = errno;
+		fclose(out);
+		errno = saved;
+		goto fail_unlink;
+	}
+	if (fclose(out) || rename(tmp, path))
+		goto fail_unlink;
+	free(tmp);
+	return FORS_OK;
+fail_unlink:
+	saved = errno;
+	unlink(tmp);
+	errno = saved;
+fail:
+	fors_error_set(err, "cannot write %s: %s", path, strerror(errno));
+	free(tmp);
+	return FORS_EIO;
+}
+
+/* ---- reader ---- */
+
+#define MAX_TOK 16
+
+struct rd {
+	FILE *in;
+	const char *name;
+	char *line;
+	size_t cap;
+	unsigned long lineno;
+	char *tok[MAX_TOK];
+	int ntok;
+	struct fors_schedule *s;
+	struct fors_error *err;
+	int code;		/* first error; later ones keep its message */
+};
+
+static int bad(struct rd *r, const char *fmt, const char *what)
+{
+	char msg[256];
+
+	if (r->code)
+		return r->code;
+	snprintf(msg, sizeof(msg), fmt, what);
+	fors_error_set(r->err, "%s:%lu: %s", r->name, r->lineno, msg);
+	r->code = FORS_EFORMAT;
+	return r->code;
+}
+
+/* A double-quoted field; escapes \" and \\ are undone in place. */
+static char *quoted(char **cur)
+{
+	char *p = *cur + 1, *o = p, *start = p;
+
+	for (; *p && *p != '"'; p++) {
+		if (*p == '\\') {
+			p++;
+			if (*p != '"' && *p != '\\')
+				return NULL;
+		}
+		*o++ = *p;
+	}
+	if (*p != '"' || (p[1] && p[1] != ' ' && p[1] != '\t'))
+		return NULL;
+	*o = '\0';
+	*cur = p + 1;
+	return start;
+}
+
+/* Split the line into fields; 0 for a comment, -1 for a broken field. */
+static int split(struct rd *r)
+{
+	char *cur = r->line;
+
+	r->ntok = 0;
+	cur[strcspn(cur, "\n")] = '\0';
+	for (;;) {
+		cur += strspn(cur, " \t");
+		if (!*cur || (r->ntok == 0 && *cur == '#'))
+			break;
+		if (r->ntok == MAX_TOK)
+			return -1;
+		if (*cur == '"') {
+			r->tok[r->ntok] = quoted(&cur);
+			if (!r->tok[r->ntok++])
+				return -1;
+			if (*cur)
+				*cur++ = '\0';
+			continue;
+		}
+		r->tok[r->ntok++] = cur;
+		cur += strcspn(cur, " \t");
+		if (*cur)
+			*cur++ = '\0';
+	}
+	return r->ntok;
+}
+
+/* Next line with content; 0 at end of file or after an error. */
+static int next(struct rd *r)
+{
+	int n;
+
+	do {
+		if (r->code || getline(&r->line, &r->cap, r->in) < 0)
+			return 0;
+		r->lineno++;
+		n = split(r);
+		if (n < 0) {
+			bad(r, "%s", "malformed quoted field or too many fields");
+			return 0;
+		}
+	} while (n == 0);
+	return 1;
+}
+
+/* Decimal, or hexadecimal with 0x; no sign, no trailing characters. */
+static int num(const char *t, uint64_t max, uint64_t *v)
+{
+	int base = 10;
+	char *end;
+
+	if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+		base = 16;
+		t += 2;
+	}
+	if (!*t || !((*t >= '0' && *t <= '9') ||
+		     (base == 16 && strchr("abcdefABCDEF", *t))))
+		return -1;
+	errno = 0;
+	*v = strtoull(t, &end, base);
+	return (*end || errno || *v > max) ? -1 : 0;
+}
+
+static int field(struct rd *r, int i, uint64_t max, uint64_t *v,
+		 const char *what)
+{
+	if (num(r->tok[i], max, v))
+		return bad(r, "expected %s", what);
+	return 0;
+}
+
+static int opt_field(struct rd *r, int i, uint64_t max, int32_t *v,
+		     const char *what)
+{
+	uint64_t x;
+
+	if (!strcmp(r->tok[i], "-")) {
+		*v = -1;
+		return 0;
+	}
+	if (field(r, i, max, &x, what))
+		return FORS_EFORMAT;
+	*v = (int32_t)x;
+	return 0;
+}
+
+static int header(struct rd *r)
+{
+	if (!next(r))
+		return bad(r, "%s", "empty file: expected 'fors-schedule 1'");
+	if (r->ntok != 2 || strcmp(r->tok[0], "fors-schedule"))
+		return bad(r, "%s", "expected 'fors-schedule 1'");
+	if (strcmp(r->tok[1], "1"))
+		return bad(r, "unsupported schedule version '%s'", r->tok[1]);
+	return 0;
+}
+
+static int add_extra(struct rd *r, const char *k, const char *v)
+{
+	struct fors_schedule *s = r->s;
+	struct fors_kv *x = realloc(s->extra, sizeof(*x) * (s->nextra + 1));
+
+	if (!x)
+		return FORS_ENOMEM;
+	s->extra = x;
+	x[s->nextra].key = strdup(k);
+	x[s->nextra].value = strdup(v);
+	s->nextra++;
+	return x[s->nextra - 1].key && x[s->nextra - 1].value ? 0 :
+	       FORS_ENOMEM;
+}
+
+static const char *const fabric_keys[] = {
+	"hosts-per-leaf", "leaves", "planes", "reduction", "impacted", "lmc",
+	"phases",
+};
+
+#define NKEYS (sizeof(fabric_keys) / sizeof(fabric_keys[0]))
+
+static int fabric_key(struct rd *r, int i, uint64_t *vals, int *have)
+{
+	const char *k = r->tok[i], *v = r->tok[i + 1];
+	size_t j;
+
+	for (j = 0; j < NKEYS && strcmp(k, fabric_keys[j]); j++)
+		;
+	if (j == NKEYS)
+		return add_extra(r, k, v);
+	if (have[j])
+		return bad(r, "key '%s' given twice", k);
+	have[j] = 1;
+	if (j == 5 && !strcmp(v, "-")) {
+		vals[j] = UINT64_MAX;
+		return 0;
+	}
+	if (num(v, j == 5 ? 16 : UINT32_MAX, &vals[j]))
+		return bad(r, "bad value for key '%s'", k);
+	return 0;
+}
+
+static int fabric_check(struct rd *r, const uint64_t *v, const int *have)
+{
+	struct fors_schedule *s = r->s;
+	size_t j;
+
+	for (j = 0; j < NKEYS; j++)
+		if (!have[j])
+			return bad(r, "fabric line lacks key '%s'",
+				   fabric_keys[j]);
+	s->m0 = (uint32_t)v[0];
+	s->m1 = (uint32_t)v[1];
+	s->q = (uint32_t)v[2];
+	s->f = (uint32_t)v[3];
+	s->m = (uint32_t)v[4];
+	s->lmc = v[5] == UINT64_MAX ? -1 : (int)v[5];
+	s->nphases = (uint32_t)v[6];
+	if (s->m0 < 1 || s->m1 < 1 ||
+	    (uint64_t)s->m0 * s->m1 > FORS_MAX_HOSTS)
+		return bad(r, "%s", "hosts-per-leaf x leaves out of range");
+	if (s->f >= s->m0)
+		return bad(r, "%s", "reduction must be below hosts-per-leaf");
+	if (s->nphases > MAX_PHASES)
+		return bad(r, "%s", "too many phases");
+	s->start = calloc(s->nphases + 1, sizeof(size_t));
+	return s->start ? 0 : FORS_ENOMEM;
+}
+
+static int fabric(struct rd *r)
+{
+	uint64_t vals[NKEYS];
+	int have[NKEYS] = { 0 }, i, e;
+
+	if (!next(r) || strcmp(r->tok[0], "fabric"))
+		return bad(r, "%s", "expected the 'fabric' line");
+	if (r->ntok % 2 == 0)
+		return bad(r, "%s", "fabric line: a key without a value");
+	for (i = 1; i < r->ntok; i += 2) {
+		e = fabric_key(r, i, vals, have);
+		if (e)
+			return e;
+	}
+	return fabric_check(r, vals, have);
+}
+
+static int host(struct rd *r)
+{
+	struct fors_schedule *s = r->s;
+	struct fors_host h = { 0 }, *nh;
+	uint64_t sid, lid, port;
+	const char *g = r->tok[2];
+
+	if (r->ntok != 6)
+		return bad(r, "%s",
+			   "expected 'host <sid> <port-guid> <base-lid> \"<description>\" <port-num>'");
+	if (field(r, 1, (uint64_t)s->m0 * s->m1 - 1, &sid, "a host id below hosts-per-leaf x leaves"))
+		return FORS_EFORMAT;
+	if (strncmp(g, "0x", 2) || strlen(g) != 18 ||
+	    strspn(g + 2, "0123456789abcdefABCDEF") != 16)
+		return bad(r, "%s", "expected a port GUID of 0x and 16 hex digits");
+	if (field(r, 3, 0xffff, &lid, "a base LID") ||
+	    field(r, 5, 255, &port, "a port number"))
+		return FORS_EFORMAT;
+	h.sid = (uint32_t)sid;
+	h.guid = strtoull(g + 2, NULL, 16);
+	h.lid = (uint32_t)lid;
+	h.port = (uint32_t)port;
+	nh = realloc(s->hosts, sizeof(*nh) * (s->nhosts + 1));
+	if (!nh)
+		return FORS_ENOMEM;
+	s->hosts = nh;
+	h.desc = strdup(r->tok[4]);
+	if (!h.desc)
+		return FORS_ENOMEM;
+	s->hosts[s->nhosts++] = h;
+	return 0;
+}
+
+static int xfer(struct rd *r, struct fors_xfer *x)
+{
+	const struct fors_schedule *s = r->s;
+	uint64_t hi = (uint64_t)s->m0 * s->m1 - 1, v;
+
+	if (r->ntok != 4)
+		return bad(r, "%s", "expected '<src-sid> <dst-sid> <plane> <dlid>'");
+	if (field(r, 0, hi, &v, "a source host id in range"))
+		return FORS_EFORMAT;
+	x->src = (uint32_t)v;
+	if (field(r, 1, hi, &v, "a destination host id in range"))
+		return FORS_EFORMAT;
+	x->dst = (uint32_t)v;
+	if (opt_field(r, 2, s->q ? s->q - 1 : 0, &x->plane,
+		      "a plane below 'planes' or '-'") ||
+	    opt_field(r, 3, 0xffff, &x->dlid, "a DLID or '-'"))
+		return FORS_EFORMAT;
+	return 0;
+}
+
+static int grow(struct rd *r, size_t need, size_t *cap)
+{
+	struct fors_schedule *s = r->s;
+	struct fors_xfer *x;
+	size_t n = *cap ? *cap : 1024;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	x = realloc(s->xfers, sizeof(*x) * n);
+	if (!x)
+		return FORS_ENOMEM;
+	s->xfers = x;
+	*cap = n;
+	return 0;
+}
+
+static int phase_head(struct rd *r, uint32_t p, uint64_t *n)
+{
+	uint64_t v, hosts = (uint64_t)r->s->m0 * r->s->m1;
+	char what[64];
+
+	snprintf(what, sizeof(what), "'phase %u <n>'", p);
+	if (r->ntok != 3 || strcmp(r->tok[0], "phase"))
+		return bad(r, "expected %s", what);
+	if (num(r->tok[1], UINT32_MAX, &v) || v != p)
+		return bad(r, "expected %s: phases are numbered in order",
+			   what);
+	return field(r, 2, hosts, n, "a transfer count of at most one per host");
+}
+
+static int phases(struct rd *r, int have_line)
+{
+	struct fors_schedule *s = r->s;
+	size_t cap = 0;
+	uint64_t n, i;
+	uint32_t p;
+	int e;
+
+	for (p = 0; p < s->nphases; p++) {
+		if (!have_line && !next(r))
+			return bad(r, "%s", "truncated file: missing phases and 'end'");
+		have_line = 0;
+		e = phase_head(r, p, &n);
+		if (!e)
+			e = grow(r, s->nxfers + n, &cap);
+		for (i = 0; !e && i < n; i++) {
+			if (!next(r))
+				return bad(r, "%s", "truncated file: missing transfers and 'end'");
+			e = xfer(r, &s->xfers[s->nxfers++]);
+		}
+		if (e)
+			return e;
+		s->start[p + 1] = s->nxfers;
+	}
+	return have_line ? 1 : 0;
+}
+
+static int tail(struct rd *r, int have_line)
+{
+	uint64_t n;
+
+	if (!have_line && !next(r))
+		return bad(r, "%s", "truncated file: no 'end' line");
+	if (r->ntok != 2 || strcmp(r->tok[0], "end"))
+		return bad(r, "%s", r->s->nphases ?
+			   "expected 'end <pairs>' after the last phase" :
+			   "expected 'end <pairs>'");
+	if (num(r->tok[1], SIZE_MAX, &n) || n != r->s->nxfers)
+		return bad(r, "%s", "'end' count differs from the number of transfer lines");
+	if (next(r))
+		return bad(r, "%s", "content after 'end'");
+	return 0;
+}
+
+static int body(struct rd *r)
+{
+	int e, have = 0;
+
+	e = header(r);
+	if (!e)
+		e = fabric(r);
+	while (!e) {
+		if (!next(r)) {
+			have = 0;
+			break;
+		}
+		have = 1;
+		if (strcmp(r->tok[0], "host"))
+			break;
+		e = host(r);
+	}
+	if (e)
+		return e;
+	e = phases(r, have);
+	if (e < 0)
+		return e;
+	return tail(r, e == 1);
+}
+
+int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
+		       struct fors_error *err)
+{
+	struct rd r = { .in = in, .name = name, .err = err };
+	int e;
+
+	*out = NULL;
+	r.s = calloc(1, sizeof(*r.s));
+	if (!r.s) {
+		fors_error_set(err, "%s: out of memory", name);
+		return FORS_ENOMEM;
+	}
+	e = body(&r);
+	if (!e)
+		e = r.code;
+	if (!e && ferror(in)) {
+		fors_error_set(err, "%s: read error", name);
+		e = FORS_EIO;
+	}
+	if (e == FORS_ENOMEM)
+		fors_error_set(err, "%s:%lu: out of memory", name, r.lineno);
+	free(r.line);
+	if (e) {
+		fors_schedule_free(r.s);
+		return e;
+	}
+	*out = r.s;
+	return FORS_OK;
+}
+
+int fors_schedule_read_file(const char *path, struct fors_schedule **out,
+			    struct fors_error *err)
+{
+	FILE *in = fopen(path, "r");
+	int e;
+
+	if (!in) {
+		fors_error_set(err, "cannot open %s: %s", path,
+			       strerror(errno));
+		*out = NULL;
+		return FORS_EIO;
+	}
+	e = fors_schedule_read(in, path, out, err);
+	fclose(in);
+	return e;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/verify.h"
+
+struct ctx {
+	const struct fors_schedule *s;
+	uint32_t hosts;
+	uint8_t *present;	/* [hosts] */
+	int64_t *lid;		/* [hosts]: base LID, -1 unknown */
+	uint8_t *seen;		/* [hosts * hosts]: pair done */
+	uint32_t *sent;		/* [hosts]: phase + 1 of last send */
+	uint32_t *recv;		/* [hosts]: phase + 1 of last receive */
+	uint32_t *lout, *lin;	/* [m1]: inter-leaf senders, receivers */
+	struct fors_error *err;
+};
+
+static int fail(struct ctx *c, const char *what, uint32_t p,
+		const struct fors_xfer *x)
+{
+	fors_error_set(c->err, "phase %u, transfer %u -> %u: %s", p, x->src,
+		       x->dst, what);
+	return FORS_EVERIFY;
+}
+
+static int check_route(struct ctx *c, uint32_t p, const struct fors_xfer *x)
+{
+	const struct fors_schedule *s = c->s;
+	int local = x->src / s->m0 == x->dst / s->m0;
+
+	if (x->plane >= (int32_t)s->q)
+		return fail(c, "plane out of range", p, x);
+	if (s->lmc < 0)
+		return x->dlid >= 0 ? fail(c, "DLID in an abstract schedule",
+					   p, x) : FORS_OK;
+	if (local != (x->plane < 0))
+		return fail(c, local ? "plane given inside a leaf" :
+			    "no plane between leaves", p, x);
+	if (c->lid[x->dst] >= 0 &&
+	    (x->dlid < c->lid[x->dst] ||
+	     x->dlid >= c->lid[x->dst] + (1 << s->lmc)))
+		return fail(c, "DLID outside the destination's LID range",
+			    p, x);
+	return FORS_OK;
+}
+
+static int check_xfer(struct ctx *c, uint32_t p, const struct fors_xfer *x)
+{
+	const struct fors_schedule *s = c->s;
+	size_t pair;
+
+	if (x->src >= c->hosts || x->dst >= c->hosts)
+		return fail(c, "host id out of range", p, x);
+	if (x->src == x->dst)
+		return fail(c, "a host sends to itself", p, x);
+	if (!c->present[x->src] || !c->present[x->dst])
+		return fail(c, "host not present", p, x);
+	pair = (size_t)x->src * c->hosts + x->dst;
+	if (c->seen[pair])
+		return fail(c, "pair scheduled twice", p, x);
+	c->seen[pair] = 1;
+	if (c->sent[x->src] == p + 1)
+		return fail(c, "source sends twice in the phase", p, x);
+	if (c->recv[x->dst] == p + 1)
+		return fail(c, "destination receives twice in the phase", p, x);
+	c->sent[x->src] = p + 1;
+	c->recv[x->dst] = p + 1;
+	if (x->src / s->m0 != x->dst / s->m0) {
+		if (++c->lout[x->src / s->m0] > s->m0 - s->f)
+			return fail(c, "more than m0 - f senders leave the leaf",
+				    p, x);
+		if (++c->lin[x->dst / s->m0] > s->m0 - s->f)
+			return fail(c, "more than m0 - f receivers enter the leaf",
+				    p, x);
+	}
+	return check_route(c, p, x);
+}
+
+static int check_phases(struct ctx *c)
+{
+	const struct fors_schedule *s = c->s;
+	uint32_t p;
+	size_t i;
+	int r;
+
+	for (p = 0; p < s->nphases; p++) {
+		memset(c->lout, 0, sizeof(uint32_t) * s->m1);
+		memset(c->lin, 0, sizeof(uint32_t) * s->m1);
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			r = check_xfer(c, p, &s->xfers[i]);
+			if (r)
+				return r;
+		}
+	}
+	return FORS_OK;
+}
+
+static int check_coverage(struct ctx *c)
+{
+	uint32_t a, b, n = 0;
+
+	for (a = 0; a < c->hosts; a++) {
+		n += c->present[a];
+		for (b = 0; b < c->hosts; b++) {
+			if (a == b || !c->present[a] || !c->present[b] ||
+			    c->seen[(size_t)a * c->hosts + b])
+				continue;
+			fors_error_set(c->err, "transfer %u -> %u is missing",
+				       a, b);
+			return FORS_EVERIFY;
+		}
+	}
+	return n == c->hosts ? FORS_OK : 1;
+}
+
+static int check_count(struct ctx *c, int all_present)
+{
+	const struct fors_schedule *s = c->s;
+	uint32_t pf = fors_pf(s->m0, s->m1, s->f);
+
+	if (all_present && s->f > s->m0 / s->m1 && s->nphases != pf) {
+		fors_error_set(c->err,
+			       "%u phases where the optimum P_f is %u",
+			       s->nphases, pf);
+		return FORS_EVERIFY;
+	}
+	return FORS_OK;
+}
+
+static int setup(struct ctx *c)
+{
+	const struct fors_schedule *s = c->s;
+	size_t i;
+
+	c->hosts = s->m0 * s->m1;
+	c->present = calloc(c->hosts, 1);
+	c->lid = malloc(sizeof(int64_t) * c->hosts);
+	c->seen = calloc((size_t)c->hosts * c->hosts, 1);
+	c->sent = calloc(c->hosts, sizeof(uint32_t));
+	c->recv = calloc(c->hosts, sizeof(uint32_t));
+	c->lout = calloc(s->m1, sizeof(uint32_t));
+	c->lin = calloc(s->m1, sizeof(uint32_t));
+	if (!c->present || !c->lid || !c->seen || !c->sent || !c->recv ||
+	    !c->lout || !c->lin)
+		return FORS_ENOMEM;
+	for (i = 0; i < c->hosts; i++) {
+		c->present[i] = s->nhosts == 0;
+		c->lid[i] = -1;
+	}
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->hosts[i].sid >= c->hosts) {
+			fors_error_set(c->err, "host %u out of range",
+				       s->hosts[i].sid);
+			return FORS_EVERIFY;
+		}
+		c->present[s->hosts[i].sid] = 1;
+		c->lid[s->hosts[i].sid] = s->hosts[i].lid;
+	}
+	return FORS_OK;
+}
+
+int fors_schedule_verify(const struct fors_schedule *s,
+			 struct fors_error *err)
+{
+	struct ctx c = { .s = s, .err = err };
+	int r;
+
+	if (s->m0 < 1 || s->m1 < 1 || s->f >= s->m0 ||
+	    (uint64_t)s->m0 * s->m1 > FORS_MAX_HOSTS) {
+		fors_error_set(err, "bad fabric parameters");
+		return FORS_EVERIFY;
+	}
+	r = setup(&c);
+	if (r == FORS_ENOMEM)
+		fors_error_set(err, "out of memory while verifying");
+	if (!r)
+		r = check_phases(&c);
+	if (!r)
+		r = check_coverage(&c);
+	if (r >= 0)
+		r = check_count(&c, r == 0);
+	free(c.present);
+	free(c.lid);
+	free(c.seen);
+	free(c.sent);
+	free(c.recv);
+	free(c.lout);
+	free(c.lin);
+	return r;
+}
