@@ -257,7 +257,7 @@ static int cmd_check(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return fputs(usage_main, stderr), EXIT_USAGE;
+		return usage_error(NULL, "%s", "missing command (see 'fors --help')");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return fputs(usage_main, stdout), 0;
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))

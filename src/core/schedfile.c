@@ -111,16 +111,14 @@ fail:
 
 /* ---- reader ---- */
 
-#define MAX_TOK 16
-
 struct rd {
 	FILE *in;
 	const char *name;
 	char *line;
 	size_t cap;
 	unsigned long lineno;
-	char *tok[MAX_TOK];
-	int ntok;
+	char **tok;
+	int ntok, toks;		/* fields, capacity */
 	struct fors_schedule *s;
 	struct fors_error *err;
 	int code;		/* first error; later ones keep its message */
@@ -158,6 +156,18 @@ static char *quoted(char **cur)
 	return start;
 }
 
+static int more_fields(struct rd *r)
+{
+	int n = r->toks ? 2 * r->toks : 16;
+	char **t = realloc(r->tok, sizeof(*t) * n);
+
+	if (!t)
+		return -1;
+	r->tok = t;
+	r->toks = n;
+	return 0;
+}
+
 /* Split the line into fields; 0 for a comment, -1 for a broken field. */
 static int split(struct rd *r)
 {
@@ -169,8 +179,8 @@ static int split(struct rd *r)
 		cur += strspn(cur, " \t");
 		if (!*cur || (r->ntok == 0 && *cur == '#'))
 			break;
-		if (r->ntok == MAX_TOK)
-			return -1;
+		if (r->ntok == r->toks && more_fields(r))
+			return -2;
 		if (*cur == '"') {
 			r->tok[r->ntok] = quoted(&cur);
 			if (!r->tok[r->ntok++])
@@ -197,8 +207,12 @@ static int next(struct rd *r)
 			return 0;
 		r->lineno++;
 		n = split(r);
+		if (n == -2) {
+			r->code = FORS_ENOMEM;
+			return 0;
+		}
 		if (n < 0) {
-			bad(r, "%s", "malformed quoted field or too many fields");
+			bad(r, "%s", "malformed quoted field");
 			return 0;
 		}
 	} while (n == 0);
@@ -520,6 +534,7 @@ int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
 	if (e == FORS_ENOMEM)
 		fors_error_set(err, "%s:%lu: out of memory", name, r.lineno);
 	free(r.line);
+	free(r.tok);
 	if (e) {
 		fors_schedule_free(r.s);
 		return e;

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/* The schedule file: writer/reader round trip and malformed input. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fors/schedfile.h"
+#include "fors/verify.h"
+
+static char *to_text(const struct fors_schedule *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fors_schedule_write(f, s), FORS_OK);
+	fclose(f);
+	return buf;
+}
+
+static int from_text(const char *text, struct fors_schedule **s,
+		     struct fors_error *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int r;
+
+	ck_assert_ptr_nonnull(f);
+	r = fors_schedule_read(f, "t", s, err);
+	fclose(f);
+	return r;
+}
+
+static void assert_same(const struct fors_schedule *a,
+			const struct fors_schedule *b)
+{
+	size_t i;
+
+	ck_assert_uint_eq(a->m0, b->m0);
+	ck_assert_uint_eq(a->m1, b->m1);
+	ck_assert_uint_eq(a->q, b->q);
+	ck_assert_uint_eq(a->f, b->f);
+	ck_assert_uint_eq(a->m, b->m);
+	ck_assert_int_eq(a->lmc, b->lmc);
+	ck_assert_uint_eq(a->nphases, b->nphases);
+	ck_assert_uint_eq(a->nxfers, b->nxfers);
+	for (i = 0; i <= a->nphases; i++)
+		ck_assert_uint_eq(a->start[i], b->start[i]);
+	ck_assert_mem_eq(a->xfers, b->xfers, a->nxfers * sizeof(*a->xfers));
+	ck_assert_uint_eq(a->nhosts, b->nhosts);
+	for (i = 0; i < a->nhosts; i++) {
+		ck_assert_uint_eq(a->hosts[i].sid, b->hosts[i].sid);
+		ck_assert_uint_eq(a->hosts[i].guid, b->hosts[i].guid);
+		ck_assert_uint_eq(a->hosts[i].lid, b->hosts[i].lid);
+		ck_assert_uint_eq(a->hosts[i].port, b->hosts[i].port);
+		ck_assert_str_eq(a->hosts[i].desc, b->hosts[i].desc);
+	}
+	ck_assert_uint_eq(a->nextra, b->nextra);
+	for (i = 0; i < a->nextra; i++) {
+		ck_assert_str_eq(a->extra[i].key, b->extra[i].key);
+		ck_assert_str_eq(a->extra[i].value, b->extra[i].value);
+	}
+}
+
+START_TEST(round_trip_abstract)
+{
+	struct fors_sched_params sp = { 8, 5, 3, NULL };
+	struct fors_schedule *s, *t;
+	struct fors_error err;
+	char *text, head[160];
+
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	text = to_text(s);
+	snprintf(head, sizeof(head),
+		 "fors-schedule 1\nfabric hosts-per-leaf 8 leaves 5 planes 8 reduction 3 impacted 3 lmc - phases %u\nphase 0 ",
+		 s->nphases);
+	ck_assert_int_eq(strncmp(text, head, strlen(head)), 0);
+	ck_assert_int_eq(from_text(text, &t, &err), FORS_OK);
+	assert_same(s, t);
+	fors_schedule_free(t);
+	fors_schedule_free(s);
+	free(text);
+}
+END_TEST
+
+/* A routed schedule: host lines with awkward descriptions, planes, DLIDs. */
+START_TEST(round_trip_routed)
+{
+	static const char text[] =
+		"# a comment before everything\n"
+		"fors-schedule 1\n"
+		"fabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc 1 phases 3 generation 17 method alg2\n"
+		"host 0 0x0002c90300000001 2 \"H \\\"zero\\\" \\\\ 0\" 1\n"
+		"host 1 0x0002c90300000002 4 \"H1\" 1\n"
+		"\n"
+		"host 2 0x0002C90300000003 6 \"\" 2\n"
+		"host 3 0x0002c90300000004 8 \"H3\tx\" 1\n"
+		"phase 0 4\n"
+		"0 2 0 6\n1 3 1 9\n2 0 0 2\n3 1 1 5\n"
+		"phase 1 4\n"
+		"0 3 1 9\n\t1  2 0 6 \n2 1 1 5\n3 0 0 2\n"
+		"# comments anywhere\n"
+		"phase 2 4\n"
+		"0 1 - 4\n1 0 - 3\n2 3 - 8\n3 2 - 6\n"
+		"end 12\n";
+	struct fors_schedule *s, *t;
+	struct fors_error err;
+	char *again;
+
+	ck_assert_msg(from_text(text, &s, &err) == FORS_OK, "%s", err.msg);
+	ck_assert_str_eq(s->hosts[0].desc, "H \"zero\" \\ 0");
+	ck_assert_str_eq(s->hosts[2].desc, "");
+	ck_assert_str_eq(s->hosts[3].desc, "H3\tx");
+	ck_assert_uint_eq(s->hosts[2].guid, 0x0002c90300000003ull);
+	ck_assert_str_eq(s->extra[0].key, "generation");
+	ck_assert_str_eq(s->extra[1].value, "alg2");
+	ck_assert_int_eq(s->lmc, 1);
+	ck_assert_int_eq(s->xfers[8].plane, -1);
+	ck_assert_msg(fors_schedule_verify(s, &err) == FORS_OK, "%s",
+		      err.msg);
+	again = to_text(s);
+	ck_assert_int_eq(from_text(again, &t, &err), FORS_OK);
+	assert_same(s, t);
+	fors_schedule_free(s);
+	fors_schedule_free(t);
+	free(again);
+}
+END_TEST
+
+START_TEST(write_file_atomic)
+{
+	struct fors_sched_params sp = { 4, 3, 1, NULL };
+	char dir[] = "/tmp/fors-test-XXXXXX", path[64];
+	struct fors_schedule *s, *t;
+	struct fors_error err;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	ck_assert_int_eq(fors_schedule_write_file(path, s, &err), FORS_OK);
+	ck_assert_int_eq(fors_schedule_read_file(path, &t, &err), FORS_OK);
+	assert_same(s, t);
+	ck_assert_int_eq(access(path, R_OK), 0);
+	unlink(path);
+	rmdir(dir);
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	ck_assert_int_eq(fors_schedule_write_file(path, s, &err), FORS_EIO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot write"));
+	ck_assert_int_eq(fors_schedule_read_file(path, &t, &err), FORS_EIO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
+	fors_schedule_free(s);
+	fors_schedule_free(t);
+}
+END_TEST
+
+#define HEAD "fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 1\n"
+
+static const struct {
+	const char *text;
+	const char *msg;
+} malformed[] = {
+	{ "", "t:0: empty file" },
+	{ "fors-schedule 2\n", "t:1: unsupported schedule version '2'" },
+	{ "fors-schedule\n", "t:1: expected 'fors-schedule 1'" },
+	{ "schedule 1\n", "t:1: expected 'fors-schedule 1'" },
+	{ "fors-schedule 1\nphase 0 1\n", "t:2: expected the 'fabric' line" },
+	{ "fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - \n",
+	  "t:2: fabric line lacks key 'phases'" },
+	{ "fors-schedule 1\nfabric hosts-per-leaf 2 leaves\n",
+	  "t:2: fabric line: a key without a value" },
+	{ "fors-schedule 1\nfabric hosts-per-leaf x leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 1\n",
+	  "t:2: bad value for key 'hosts-per-leaf'" },
+	{ "fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 1 leaves 3\n",
+	  "t:2: key 'leaves' given twice" },
+	{ "fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 2 impacted 0 lmc - phases 1\n",
+	  "t:2: reduction must be below hosts-per-leaf" },
+	{ "fors-schedule 1\nfabric hosts-per-leaf -2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 1\n",
+	  "t:2: bad value for key 'hosts-per-leaf'" },
+	{ HEAD, "t:2: truncated file: missing phases" },
+	{ HEAD "phase 1 0\n", "t:3: expected 'phase 0 <n>': phases are numbered in order" },
+	{ HEAD "phase 0 2\n0 1 - -\n", "t:4: truncated file: missing transfers" },
+	{ HEAD "phase 0 1\n0 1 - -\n", "t:4: truncated file: no 'end' line" },
+	{ HEAD "phase 0 1\n0 1 - -\nend 2\n", "t:5: 'end' count differs" },
+	{ HEAD "phase 0 1\n0 1 - -\nend 1\nphase 1 0\n", "t:6: content after 'end'" },
+	{ HEAD "phase 0 1\n0 4 - -\nend 1\n", "t:4: expected a destination host id in range" },
+	{ HEAD "phase 0 1\n0 1 2 -\nend 1\n", "t:4: expected a plane below 'planes' or '-'" },
+	{ HEAD "phase 0 1\n0 1 -\nend 1\n", "t:4: expected '<src-sid> <dst-sid> <plane> <dlid>'" },
+	{ HEAD "phase 0 1\n01x 1 - -\nend 1\n", "t:4: expected a source host id in range" },
+	{ HEAD "phase 0 1\n0 1 - 0x\nend 1\n", "t:4: expected a DLID or '-'" },
+	{ HEAD "phase 0 5\n", "t:3: expected a transfer count of at most one per host" },
+	{ HEAD "host 0 0x12 1 \"a\" 1\n", "t:3: expected a port GUID of 0x and 16 hex digits" },
+	{ HEAD "host 0 0x0000000000000001 1 \"a\n", "t:3: malformed quoted field" },
+	{ HEAD "host 0 0x0000000000000001 1 \"a\\n\" 1\n", "t:3: malformed quoted field" },
+	{ HEAD "host 0 0x0000000000000001 1 a\n", "t:3: expected 'host <sid>" },
+	{ HEAD "host 9 0x0000000000000001 1 \"a\" 1\n", "t:3: expected a host id below" },
+	{ HEAD "phase 0 1\n0 1 - -\nend 1\nend 1\n", "t:6: content after 'end'" },
+};
+
+START_TEST(rejects_malformed)
+{
+	struct fors_schedule *s = (void *)1;
+	struct fors_error err;
+	int i = _i;
+
+	ck_assert_int_eq(from_text(malformed[i].text, &s, &err),
+			 FORS_EFORMAT);
+	ck_assert_ptr_null(s);
+	ck_assert_msg(!strncmp(err.msg, malformed[i].msg,
+			       strlen(malformed[i].msg)),
+		      "case %d: got \"%s\", want \"%s...\"", i, err.msg,
+		      malformed[i].msg);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("schedfile");
+	TCase *tc = tcase_create("file");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, round_trip_abstract);
+	tcase_add_test(tc, round_trip_routed);
+	tcase_add_test(tc, write_file_atomic);
+	tcase_add_loop_test(tc, rejects_malformed, 0,
+			    sizeof(malformed) / sizeof(malformed[0]));
+	suite_add_tcase(su, tc);
+	sr = srunner_create(su);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

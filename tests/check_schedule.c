@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The schedule against the FORS paper and the schedule-format spec: an
+ * independent transcription of Algorithm 1's formulas as an oracle, the
+ * worked example of Fig. 4, the guarantees over a sweep of inputs, the
+ * known minima of the intra-leaf fill, absent hosts.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/schedule.h"
+#include "fors/verify.h"
+
+static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,
+				   const uint8_t *present)
+{
+	struct fors_sched_params sp = { m0, m1, f, present };
+	struct fors_schedule *s;
+	struct fors_error err;
+
+	ck_assert_msg(fors_schedule_build(&s, &sp, NULL, &err) == FORS_OK,
+		      "FT(2;%u,%u) f=%u: %s", m0, m1, f, err.msg);
+	return s;
+}
+
+static int64_t floordiv(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static int64_t ceildiv(int64_t a, int64_t b)
+{
+	return -floordiv(-a, b);
+}
+
+static int64_t lcm(int64_t a, int64_t b)
+{
+	int64_t x = a, y = b;
+
+	while (y) {
+		int64_t t = x % y;
+
+		x = y;
+		y = t;
+	}
+	return a / x * b;
+}
+
+/*
+ * Section 4 as printed: Theta_s = { ceil((i + theta_s) M0 / (M0 - f)) -
+ * alpha_s }, theta_s = floor((alpha_s - 1)(M0 - f) / M0) + 1, then D_server,
+ * D_leaf and d from N_T(s, p), the transmissions of s before phase p.
+ * Returns in dst[p] the destination of server s at phase p, or -1.
+ */
+static void oracle(int64_t m0, int64_t m1, int64_t f, int64_t s,
+		   int64_t pf, int64_t *dst)
+{
+	int64_t P = m0 * m1, alpha = s % m0, gamma = s / m0;
+	int64_t theta = floordiv((alpha - 1) * (m0 - f), m0) + 1;
+	int64_t L = lcm(m1 - 1, m0), i, p, nt = 0;
+
+	for (p = 0; p < pf; p++)
+		dst[p] = -1;
+	for (i = 0; i < P - m0; i++) {
+		int64_t ph = ceildiv((i + theta) * m0, m0 - f) - alpha;
+
+		ck_assert(ph >= 0 && ph < pf);
+		dst[ph] = 0;
+	}
+	for (p = 0; p < pf; p++) {
+		int64_t dserver, dleaf;
+
+		if (dst[p] < 0)
+			continue;
+		dserver = (nt + theta) % m0;
+		dleaf = (nt + theta + nt / L) % (m1 - 1);
+		dst[p] = (dleaf * m0 + dserver + (gamma + 1) * m0) % P;
+		nt++;
+	}
+}
+
+/* The schedule's destination of src at phase p, or -1. */
+static int64_t dest(const struct fors_schedule *s, uint32_t src, uint32_t p)
+{
+	size_t i;
+
+	for (i = s->start[p]; i < s->start[p + 1]; i++)
+		if (s->xfers[i].src == src)
+			return s->xfers[i].dst;
+	return -1;
+}
+
+static void assert_inter_matches_oracle(uint32_t m0, uint32_t m1, uint32_t f)
+{
+	struct fors_schedule *s = build(m0, m1, f, NULL);
+	uint32_t pf = fors_pf(m0, m1, f), h, p;
+	int64_t *dst = malloc(sizeof(int64_t) * pf);
+
+	ck_assert_ptr_nonnull(dst);
+	ck_assert_uint_ge(s->nphases, pf);
+	for (h = 0; h < m0 * m1; h++) {
+		oracle(m0, m1, f, h, pf, dst);
+		for (p = 0; p < pf; p++) {
+			int64_t d = dest(s, h, p);
+
+			if (d >= 0 && d / m0 == h / m0)
+				d = -1;	/* intra-leaf: not Algorithm 1's */
+			ck_assert_msg(d == dst[p],
+				      "FT(2;%u,%u) f=%u host %u phase %u: %lld, Algorithm 1 says %lld",
+				      m0, m1, f, h, p, (long long)d,
+				      (long long)dst[p]);
+		}
+	}
+	free(dst);
+	fors_schedule_free(s);
+}
+
+START_TEST(inter_leaf_is_algorithm_1)
+{
+	uint32_t m0, m1, f;
+
+	for (m0 = 2; m0 <= 9; m0++)
+		for (m1 = 2; m1 <= 7; m1++)
+			for (f = 0; f < m0; f++)
+				assert_inter_matches_oracle(m0, m1, f);
+	assert_inter_matches_oracle(20, 18, 1);
+	assert_inter_matches_oracle(20, 18, 7);
+}
+END_TEST
+
+/* Fig. 4, FT(2;6,6) f=2: whether slot alpha sends at phases 0..11. */
+START_TEST(fig4_transmit_pattern)
+{
+	static const char *const fig4[6] = {
+		"x.xx.xx.xx.x", ".xx.xx.xx.xx", "xx.xx.xx.xx.",
+		"x.xx.xx.xx.x", ".xx.xx.xx.xx", "xx.xx.xx.xx.",
+	};
+	struct fors_schedule *s = build(6, 6, 2, NULL);
+	uint32_t a, p, g;
+
+	for (g = 0; g < 6; g++) {
+		for (a = 0; a < 6; a++) {
+			for (p = 0; p < 12; p++) {
+				int64_t d = dest(s, g * 6 + a, p);
+				int inter = d >= 0 && d / 6 != g;
+
+				ck_assert_msg(inter == (fig4[a][p] == 'x'),
+					      "leaf %u alpha %u phase %u", g,
+					      a, p);
+			}
+		}
+	}
+	fors_schedule_free(s);
+}
+END_TEST
+
+/* First phase of slot alpha is theta_alpha's term minus alpha: Fig. 4. */
+START_TEST(fig4_first_destinations)
+{
+	static const int theta[6] = { 0, 1, 1, 2, 3, 3 };
+	struct fors_schedule *s = build(6, 6, 2, NULL);
+	uint32_t a, p;
+
+	for (a = 0; a < 6; a++) {
+		for (p = 0; dest(s, a, p) < 0 || dest(s, a, p) < 6; p++)
+			;
+		/* D_server of the first transmission is theta mod M0 */
+		ck_assert_int_eq(dest(s, a, p) % 6, theta[a]);
+		ck_assert_int_eq(dest(s, a, p) / 6, 1 + theta[a] % 5);
+	}
+	fors_schedule_free(s);
+}
+END_TEST
+
+static void assert_guarantees(uint32_t m0, uint32_t m1, uint32_t f)
+{
+	struct fors_schedule *s = build(m0, m1, f, NULL);
+	uint32_t pf = fors_pf(m0, m1, f), P = m0 * m1;
+	uint32_t hi = (pf > P ? pf : P) + 1;
+	struct fors_error err;
+
+	ck_assert_msg(fors_schedule_verify(s, &err) == FORS_OK,
+		      "FT(2;%u,%u) f=%u: %s", m0, m1, f, err.msg);
+	ck_assert_uint_eq(s->nxfers, (size_t)P * (P - 1));
+	if (f > m0 / m1)
+		ck_assert_msg(s->nphases == pf,
+			      "FT(2;%u,%u) f=%u: %u phases, P_f = %u", m0, m1,
+			      f, s->nphases, pf);
+	else
+		ck_assert_msg(s->nphases <= hi,
+			      "FT(2;%u,%u) f=%u: %u phases > max(P_f, P)+1",
+			      m0, m1, f, s->nphases);
+	fors_schedule_free(s);
+}
+
+/* Every M0, M1 in 2..24 and f in 0..M0-1 (6,877 inputs), split by M0. */
+START_TEST(sweep)
+{
+	uint32_t m0 = (uint32_t)_i, m1, f;
+
+	for (m1 = 2; m1 <= 24; m1++)
+		for (f = 0; f < m0; f++)
+			assert_guarantees(m0, m1, f);
+}
+END_TEST
+
+START_TEST(paper_topologies)
+{
+	static const uint32_t ft[][2] = {
+		{ 8, 16 }, { 16, 16 }, { 20, 18 }, { 16, 32 }, { 32, 32 },
+	};
+	uint32_t i = (uint32_t)_i, f;
+
+	for (f = 0; f <= ft[i][0] / 2; f++)
+		assert_guarantees(ft[i][0], ft[i][1], f);
+}
+END_TEST
+
+START_TEST(known_minima)
+{
+	static const uint32_t known[][4] = {
+		{ 20, 18, 0, 359 }, { 20, 18, 1, 361 }, { 20, 18, 2, 378 },
+		{ 5, 4, 1, 21 }, { 12, 3, 2, 35 }, { 5, 3, 1, 15 },
+		{ 7, 2, 4, 17 }, { 11, 6, 2, 68 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		struct fors_schedule *s = build(known[i][0], known[i][1],
+						known[i][2], NULL);
+
+		ck_assert_msg(s->nphases == known[i][3],
+			      "FT(2;%u,%u) f=%u: %u phases, minimum is %u",
+			      known[i][0], known[i][1], known[i][2],
+			      s->nphases, known[i][3]);
+		fors_schedule_free(s);
+	}
+}
+END_TEST
+
+/* The info says which counts below the result were proven infeasible. */
+START_TEST(proven_infeasible_below_minimum)
+{
+	struct fors_sched_params sp = { 20, 18, 1, NULL };
+	struct fors_intra_info info;
+	struct fors_schedule *s;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, &info, &err), FORS_OK);
+	ck_assert_uint_eq(info.lower_bound, 359);
+	ck_assert_uint_eq(info.pf, 358);
+	ck_assert_uint_eq(info.proven_from, 361);
+	fors_schedule_free(s);
+}
+END_TEST
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)rng;
+}
+
+/* Absent hosts: their transfers are dropped, nothing else changes. */
+START_TEST(absent_hosts)
+{
+	int trial;
+
+	for (trial = 0; trial < 60; trial++) {
+		uint32_t m0 = 2 + rnd() % 14, m1 = 2 + rnd() % 12;
+		uint32_t f = rnd() % m0, h, n = 0;
+		uint8_t *present = malloc(m0 * m1);
+		struct fors_schedule *full, *part;
+		struct fors_host *hosts;
+		struct fors_error err;
+
+		ck_assert_ptr_nonnull(present);
+		for (h = 0; h < m0 * m1; h++)
+			n += present[h] = rnd() % 4 != 0;
+		full = build(m0, m1, f, NULL);
+		part = build(m0, m1, f, present);
+		ck_assert_uint_eq(part->nphases, full->nphases);
+		ck_assert_uint_eq(part->nxfers, (size_t)n * (n ? n - 1 : 0));
+		hosts = calloc(n + 1, sizeof(*hosts));
+		ck_assert_ptr_nonnull(hosts);
+		for (h = 0, n = 0; h < m0 * m1; h++)
+			if (present[h])
+				hosts[n++].sid = h;
+		part->hosts = hosts;
+		part->nhosts = n;
+		ck_assert_msg(fors_schedule_verify(part, &err) == FORS_OK,
+			      "%s", err.msg);
+		fors_schedule_free(full);
+		fors_schedule_free(part);
+		free(present);
+	}
+}
+END_TEST
+
+START_TEST(bad_params)
+{
+	static const uint32_t bad[][3] = {
+		{ 0, 4, 0 }, { 4, 1, 0 }, { 4, 4, 4 }, { 4, 4, 9 },
+		{ 64, 64, 0 },
+	};
+	struct fors_schedule *s = (void *)1;
+	struct fors_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct fors_sched_params sp = { bad[i][0], bad[i][1],
+						bad[i][2], NULL };
+
+		ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err),
+				 FORS_EINVAL);
+		ck_assert_ptr_null(s);
+	}
+}
+END_TEST
+
+/* The verifier must catch what it claims to catch. */
+START_TEST(verify_catches_violations)
+{
+	struct fors_schedule *s = build(6, 4, 2, NULL);
+	struct fors_xfer saved;
+	struct fors_error err;
+	size_t i = s->start[3];
+
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_OK);
+	saved = s->xfers[i];
+	s->xfers[i].dst = s->xfers[i + 1].dst;
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
+	s->xfers[i] = saved;
+	s->xfers[i].src = s->xfers[i].dst;
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
+	ck_assert_ptr_nonnull(strstr(err.msg, "itself"));
+	s->xfers[i] = saved;
+	s->nphases--;
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
+	ck_assert_ptr_nonnull(strstr(err.msg, "missing"));
+	s->nphases++;
+	s->f = 3;	/* f=3 allows fewer inter-leaf senders per leaf */
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
+	ck_assert_ptr_nonnull(strstr(err.msg, "m0 - f"));
+	s->f = 2;
+	s->xfers[i].plane = 6;
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
+	ck_assert_ptr_nonnull(strstr(err.msg, "plane"));
+	fors_schedule_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *su = suite_create("schedule");
+	TCase *tc = tcase_create("algorithm1");
+	TCase *sw = tcase_create("sweep");
+
+	tcase_add_test(tc, inter_leaf_is_algorithm_1);
+	tcase_add_test(tc, fig4_transmit_pattern);
+	tcase_add_test(tc, fig4_first_destinations);
+	tcase_add_test(tc, known_minima);
+	tcase_add_test(tc, proven_infeasible_below_minimum);
+	tcase_add_test(tc, absent_hosts);
+	tcase_add_test(tc, bad_params);
+	tcase_add_test(tc, verify_catches_violations);
+	tcase_set_timeout(tc, 0);
+	suite_add_tcase(su, tc);
+	tcase_add_loop_test(sw, sweep, 2, 25);
+	tcase_add_loop_test(sw, paper_topologies, 0, 5);
+	tcase_set_timeout(sw, 0);
+	suite_add_tcase(su, sw);
+	return su;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
