@@ -8,14 +8,16 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
+fors() { ${FORS_WRAP:-} "$FORS" "$@"; }
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-# expect STATUS PATTERN ARGS...: exit status and a line of stderr
+# expect STATUS PATTERN ARGS...: exit status and a line of stderr.
+# FORS_WRAP, when set, runs fors under a tool such as valgrind.
 expect() {
 	want=$1 pat=$2
 	shift 2
-	"$FORS" "$@" >"$tmp/out" 2>"$tmp/err"
+	fors "$@" >"$tmp/out" 2>"$tmp/err"
 	got=$?
 	if [ "$got" -ne "$want" ]; then
 		ko "fors $*: exit $got, want $want"
@@ -54,16 +56,16 @@ expect 0 "" --help
 expect 0 "" schedule --help
 expect 0 "" check --help
 
-"$FORS" --version | grep -q '^fors [0-9]' && ok || ko "--version"
+fors --version | grep -q '^fors [0-9]' && ok || ko "--version"
 
 # the README's main job: the LHCb DAQ topology, one failed link
-"$FORS" $S 20 --leaves 18 --reduction 2 >"$tmp/s" && ok || ko "schedule"
+fors $S 20 --leaves 18 --reduction 2 >"$tmp/s" && ok || ko "schedule"
 head -2 "$tmp/s" | grep -q '^fabric hosts-per-leaf 20 leaves 18 planes 20 reduction 2 impacted 2 lmc - phases 378$' \
 	&& ok || ko "fabric line of FT(2;20,18) f=2"
 [ "$(grep -c '^phase ' "$tmp/s")" -eq 378 ] && ok || ko "378 phase blocks"
 tail -1 "$tmp/s" | grep -qx 'end 129240' && ok || ko "end line"
-"$FORS" check --schedule "$tmp/s" >/dev/null && ok || ko "check of a fresh schedule"
-"$FORS" $S 20 --leaves 18 --reduction 2 --output "$tmp/o" >/dev/null && cmp -s "$tmp/s" "$tmp/o" \
+fors check --schedule "$tmp/s" >/dev/null && ok || ko "check of a fresh schedule"
+fors $S 20 --leaves 18 --reduction 2 --output "$tmp/o" >/dev/null && cmp -s "$tmp/s" "$tmp/o" \
 	&& ok || ko "--output writes what stdout shows"
 
 # a corrupted schedule fails the check with the violation
