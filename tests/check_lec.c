@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lec.h"
+#include "suite.h"
 
 #define MAXE 64
 #define MAXL 2048
@@ -201,8 +202,6 @@ int main(void)
 {
 	Suite *su = suite_create("lec");
 	TCase *tc = tcase_create("solver");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, agrees_with_brute_force);
 	tcase_add_test(tc, exact_search_alone);
@@ -211,9 +210,5 @@ int main(void)
 	tcase_add_test(tc, parallel_edges);
 	tcase_set_timeout(tc, 0);
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(su);
 }

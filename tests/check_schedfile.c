@@ -8,6 +8,7 @@
 
 #include "fors/schedfile.h"
 #include "fors/verify.h"
+#include "suite.h"
 
 static char *to_text(const struct fors_schedule *s)
 {
@@ -218,8 +219,6 @@ int main(void)
 {
 	Suite *su = suite_create("schedfile");
 	TCase *tc = tcase_create("file");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, round_trip_abstract);
 	tcase_add_test(tc, round_trip_routed);
@@ -227,9 +226,5 @@ int main(void)
 	tcase_add_loop_test(tc, rejects_malformed, 0,
 			    sizeof(malformed) / sizeof(malformed[0]));
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(su);
 }

@@ -11,6 +11,7 @@
 
 #include "fors/schedule.h"
 #include "fors/verify.h"
+#include "suite.h"
 
 static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,
 				   const uint8_t *present)
@@ -379,11 +380,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return run_suite(suite());
 }
