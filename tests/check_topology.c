@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The topology parser on real ibnetdiscover output captured from the ibsim
+ * lab, on the ibsim net file it came from, and on malformed input.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/topology.h"
+#include "suite.h"
+
+static struct fors_topology *load(const char *file)
+{
+	const char *dir = getenv("srcdir");
+	struct fors_topology *t;
+	struct fors_error err;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/tests/data/%s", dir ? dir : ".",
+		 file);
+	ck_assert_msg(fors_topology_read_file(path, &t, &err) == FORS_OK,
+		      "%s", err.msg);
+	return t;
+}
+
+static const struct fors_node *by_desc(const struct fors_topology *t,
+				       const char *desc)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nnodes; i++)
+		if (!strcmp(t->nodes[i].desc, desc))
+			return &t->nodes[i];
+	ck_abort_msg("no node \"%s\"", desc);
+	return NULL;
+}
+
+static const char *peer_desc(const struct fors_topology *t,
+			     const struct fors_node *n, uint32_t port)
+{
+	ck_assert_uint_ne(n->ports[port].peer, FORS_NO_PEER);
+	return t->nodes[n->ports[port].peer].desc;
+}
+
+/* Both files describe one fabric: L0, L1 with H0..H3, spines S0, S1. */
+static void assert_ft_2_2(const struct fors_topology *t)
+{
+	const struct fors_node *l0 = by_desc(t, "L0"), *s1 = by_desc(t, "S1");
+	const struct fors_node *h3 = by_desc(t, "H3");
+
+	ck_assert_uint_eq(t->nnodes, 8);
+	ck_assert_int_eq(l0->type, FORS_SWITCH);
+	ck_assert_int_eq(h3->type, FORS_CA);
+	ck_assert_uint_eq(l0->nports, 8);
+	ck_assert_str_eq(peer_desc(t, l0, 1), "H0");
+	ck_assert_str_eq(peer_desc(t, l0, 5), "S0");
+	ck_assert_str_eq(peer_desc(t, l0, 6), "S1");
+	ck_assert_uint_eq(l0->ports[6].peer_port, 1);
+	ck_assert_uint_eq(l0->ports[3].peer, FORS_NO_PEER);
+	ck_assert_str_eq(peer_desc(t, s1, 2), "L1");
+	ck_assert_uint_eq(s1->ports[2].peer_port, 6);
+	ck_assert_str_eq(peer_desc(t, h3, 1), "L1");
+	ck_assert_uint_eq(h3->ports[1].peer_port, 2);
+}
+
+START_TEST(real_ibnetdiscover_output)
+{
+	struct fors_topology *t = load("ibnetdiscover-ft-2-2.txt");
+	const struct fors_node *l1 = by_desc(t, "L1"), *h2 = by_desc(t, "H2");
+
+	assert_ft_2_2(t);
+	ck_assert_str_eq(l1->id, "S-0000000000200001");
+	ck_assert_uint_eq(l1->guid, 0x200001);
+	ck_assert_uint_eq(l1->sysguid, 0x200001);
+	ck_assert_uint_eq(l1->lid, 3);
+	ck_assert_uint_eq(h2->guid, 0x100004);
+	ck_assert_uint_eq(h2->ports[1].guid, 0x100005);
+	ck_assert_uint_eq(h2->ports[1].lid, 7);
+	fors_topology_free(t);
+}
+END_TEST
+
+START_TEST(ibsim_net_file)
+{
+	struct fors_topology *t = load("ibsim-ft-2-2.net");
+	const struct fors_node *h0 = by_desc(t, "H0");
+
+	assert_ft_2_2(t);
+	ck_assert_str_eq(h0->id, "H0");
+	ck_assert_uint_eq(h0->guid, 0);
+	ck_assert_uint_eq(h0->ports[1].lid, 0);
+	fors_topology_free(t);
+}
+END_TEST
+
+/* A link given on one side only is completed on the other. */
+START_TEST(one_sided_links)
+{
+	static const char text[] =
+		"Switch 4 \"A\"\n[1] \"B\"[2]\n\nSwitch 4 \"B\"\n";
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct fors_topology *t;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_topology_read(f, "t", &t, &err), FORS_OK);
+	ck_assert_uint_eq(t->nodes[1].ports[2].peer, 0);
+	ck_assert_uint_eq(t->nodes[1].ports[2].peer_port, 1);
+	fors_topology_free(t);
+	fclose(f);
+}
+END_TEST
+
+static const struct {
+	const char *text;
+	const char *msg;
+} malformed[] = {
+	{ "", "t: no nodes in the topology" },
+	{ "# only comments\nvendid=0x0\n", "t: no nodes in the topology" },
+	{ "[1] \"A\"[1]\n", "t:1: port line before any node" },
+	{ "Switch x \"A\"\n", "t:1: expected a port count" },
+	{ "Switch 0 \"A\"\n", "t:1: expected a port count" },
+	{ "Switch 4 A\n", "t:1: expected a quoted node id" },
+	{ "Switch 4 \"A\"\n[5] \"B\"[1]\n", "t:2: expected '[port]' with a port of the node" },
+	{ "Switch 4 \"A\"\n[1 \"B\"[1]\n", "t:2: expected '[port]' with a port of the node" },
+	{ "Switch 4 \"A\"\n[1] B[1]\n", "t:2: expected the quoted id of the peer node" },
+	{ "Switch 4 \"A\"\n[1] \"B\"\n", "t:2: expected '[port]' of the peer node" },
+	{ "Switch 4 \"A\"\n[1] \"B\"[1]\n[1] \"B\"[2]\n", "t:3: port listed twice" },
+	{ "Switch 4 \"A\"\n[1] \"B\"[1]\n", "t:1: node \"A\" port 1: peer node is not declared" },
+	{ "Switch 4 \"A\"\n[1] \"B\"[9]\nSwitch 4 \"B\"\n", "t:1: node \"A\" port 1: peer port does not exist" },
+	{ "Switch 4 \"A\"\n[1] \"B\"[1]\nSwitch 4 \"B\"\n[1] \"C\"[1]\nSwitch 4 \"C\"\n",
+	  "t:1: node \"A\" port 1: the peer port lists another link" },
+	{ "Switch 4 \"A\"\nSwitch 4 \"A\"\n", "t:2: node id declared twice" },
+	{ "switchguid=zz\nSwitch 4 \"A\"\n", "t:1: expected a hexadecimal GUID" },
+	{ "Rt 4 \"R\"\n", "t:1: routers are not supported" },
+	{ "include other.net\n", "t:1: 'include' is not supported" },
+};
+
+START_TEST(rejects_malformed)
+{
+	const char *text = malformed[_i].text;
+	FILE *f = fmemopen((void *)text, strlen(text) + (*text ? 0 : 1), "r");
+	struct fors_topology *t = (void *)1;
+	struct fors_error err;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fors_topology_read(f, "t", &t, &err), FORS_EFORMAT);
+	ck_assert_ptr_null(t);
+	ck_assert_msg(!strncmp(err.msg, malformed[_i].msg,
+			       strlen(malformed[_i].msg)),
+		      "case %d: got \"%s\", want \"%s...\"", _i, err.msg,
+		      malformed[_i].msg);
+	fclose(f);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("topology");
+	TCase *tc = tcase_create("parser");
+
+	tcase_add_test(tc, real_ibnetdiscover_output);
+	tcase_add_test(tc, ibsim_net_file);
+	tcase_add_test(tc, one_sided_links);
+	tcase_add_loop_test(tc, rejects_malformed, 0,
+			    sizeof(malformed) / sizeof(malformed[0]));
+	suite_add_tcase(su, tc);
+	return run_suite(su);
+}
