@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_TESTS_FABRIC_UTIL_H
+#define FORS_TESTS_FABRIC_UTIL_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/netgen.h"
+#include "fors/topology.h"
+
+/* Generate a net file with g and parse it back. */
+static inline struct fors_topology *gen_topology(const struct fors_netgen *g)
+{
+	struct fors_topology *t;
+	struct fors_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fors_netgen_write(f, g), 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(fors_topology_read(f, "gen", &t, &err) == FORS_OK, "%s",
+		      err.msg);
+	fclose(f);
+	free(buf);
+	return t;
+}
+
+static inline struct fors_topology *text_topology(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct fors_topology *t;
+	struct fors_error err;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(fors_topology_read(f, "text", &t, &err) == FORS_OK,
+		      "%s", err.msg);
+	fclose(f);
+	return t;
+}
+
+#endif
