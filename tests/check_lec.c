@@ -67,6 +67,28 @@ static int brute(const struct lec_problem *p, int *col, int e)
 	return 0;
 }
 
+/* Coloured edges respect lists and vertices, and some are uncoloured. */
+static void assert_proper_partial(const struct lec_problem *p, const int *col)
+{
+	int e, g, k, unc = 0;
+
+	for (e = 0; e < p->nedges; e++) {
+		if (col[e] < 0) {
+			unc++;
+			continue;
+		}
+		for (k = p->lstart[e]; k < p->lstart[e + 1] &&
+		     p->list[k] != col[e]; k++)
+			;
+		ck_assert_int_lt(k, p->lstart[e + 1]);
+		for (g = 0; g < e; g++)
+			ck_assert(!(col[g] == col[e] &&
+				    (p->left[g] == p->left[e] ||
+				     p->right[g] == p->right[e])));
+	}
+	ck_assert_int_gt(unc, 0);
+}
+
 START_TEST(agrees_with_brute_force)
 {
 	int trial, decided[2] = { 0, 0 };
@@ -86,6 +108,8 @@ START_TEST(agrees_with_brute_force)
 		ck_assert_int_eq(r, truth ? LEC_SOLVED : LEC_INFEASIBLE);
 		if (truth)
 			ck_assert(lec_is_proper(&in.p, col));
+		else
+			assert_proper_partial(&in.p, col);
 		decided[truth]++;
 	}
 	/* both outcomes must actually occur, or the test proves nothing */
@@ -191,6 +215,9 @@ START_TEST(parallel_edges)
 	struct lec_problem p = { 1, 1, 4, 2, left, right, lstart, list };
 
 	ck_assert_int_eq(lec_solve(&p, col, NULL), LEC_INFEASIBLE);
+	/* the best partial colouring comes back: one edge of the two */
+	ck_assert_int_eq((col[0] == 3) + (col[1] == 3), 1);
+	ck_assert_int_eq((col[0] == -1) + (col[1] == -1), 1);
 	list[1] = 1;
 	ck_assert_int_eq(lec_solve(&p, col, NULL), LEC_SOLVED);
 	ck_assert_int_eq(col[0], 3);

@@ -143,6 +143,7 @@ START_TEST(write_file_atomic)
 	ck_assert_int_eq(fors_schedule_write_file(path, s, &err), FORS_OK);
 	ck_assert_int_eq(fors_schedule_read_file(path, &t, &err), FORS_OK);
 	assert_same(s, t);
+	fors_schedule_free(t);
 	ck_assert_int_eq(access(path, R_OK), 0);
 	unlink(path);
 	rmdir(dir);
@@ -151,8 +152,8 @@ START_TEST(write_file_atomic)
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot write"));
 	ck_assert_int_eq(fors_schedule_read_file(path, &t, &err), FORS_EIO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
+	ck_assert_ptr_null(t);
 	fors_schedule_free(s);
-	fors_schedule_free(t);
 }
 END_TEST
 

@@ -29,6 +29,8 @@ struct state {
 	int nunc;
 	long *tabu;		/* per list entry: move forbidden until */
 	uint64_t rng;
+	int *best;		/* the colouring with the fewest uncoloured */
+	int nbest;
 };
 
 static uint32_t rnd(struct state *s)
@@ -182,12 +184,23 @@ static void tabu_move(struct state *s, long iter)
 	}
 }
 
+static void keep_best(struct state *s)
+{
+	if (s->nunc >= s->nbest)
+		return;
+	s->nbest = s->nunc;
+	memcpy(s->best, s->colour, sizeof(int) * s->p->nedges);
+}
+
 static int tabu_search(struct state *s, long moves)
 {
 	long iter;
 
-	for (iter = 1; iter <= moves && s->nunc > 0; iter++)
+	keep_best(s);
+	for (iter = 1; iter <= moves && s->nunc > 0; iter++) {
 		tabu_move(s, iter);
+		keep_best(s);
+	}
 	return s->nunc == 0;
 }
 
@@ -390,6 +403,21 @@ static int prechecks(const struct lec_problem *p, const int *ls,
 	return vertex_hall(p, rs, re, p->nright);
 }
 
+/* Proven infeasible: a greedy partial colouring is all the caller gets. */
+static int partial(struct state *s, int *colour)
+{
+	int *order = length_order(s->p), e;
+
+	if (!order)
+		return LEC_NOMEM;
+	for (e = 0; e < s->p->nedges; e++)
+		colour[e] = -1;
+	reset(s);
+	greedy(s, order, NULL);
+	free(order);
+	return LEC_INFEASIBLE;
+}
+
 static int run(struct state *s, const struct lec_budget *b, int *colour,
 	       const int *ls, const int *le, const int *rs, const int *re)
 {
@@ -402,9 +430,14 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 		goto out;
 	memcpy(hint, colour, sizeof(int) * p->nedges);
 	s->rng = b->seed ? b->seed : 1;
+	reset(s);
+	greedy(s, order, hint);
+	keep_best(s);
 	for (t = 0; t <= b->restarts; t++) {
-		reset(s);
-		greedy(s, order, t == 0 ? hint : NULL);
+		if (t > 0) {
+			reset(s);
+			greedy(s, order, NULL);
+		}
 		if (tabu_search(s, b->repair_moves)) {
 			r = LEC_SOLVED;
 			goto out;
@@ -412,6 +445,8 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 	}
 	r = b->exact_nodes > 0 ?
 		exact_search(s, b->exact_nodes, ls, le, rs, re) : LEC_UNKNOWN;
+	if (r != LEC_SOLVED && r != LEC_NOMEM)
+		memcpy(colour, s->best, sizeof(int) * p->nedges);
 out:
 	free(order);
 	free(hint);
@@ -432,24 +467,30 @@ int lec_solve(const struct lec_problem *p, int *colour,
 	    incidence(p, p->right, p->nright, &rs, &re))
 		goto out;
 	r = prechecks(p, ls, le, rs, re);
-	if (r <= 0) {
-		r = r < 0 ? LEC_NOMEM : LEC_INFEASIBLE;
+	if (r < 0) {
+		r = LEC_NOMEM;
 		goto out;
 	}
 	s.colour = colour;
+	s.nbest = p->nedges + 1;
 	s.atl = malloc(sizeof(int) * ((size_t)p->nleft * p->ncolours + 1));
 	s.atr = malloc(sizeof(int) * ((size_t)p->nright * p->ncolours + 1));
 	s.unc = malloc(sizeof(int) * n);
 	s.upos = malloc(sizeof(int) * n);
 	s.tabu = malloc(sizeof(long) * ((size_t)p->lstart[p->nedges] + 1));
-	r = LEC_NOMEM;
-	if (s.atl && s.atr && s.unc && s.upos && s.tabu)
+	s.best = malloc(sizeof(int) * n);
+	if (!s.atl || !s.atr || !s.unc || !s.upos || !s.tabu || !s.best)
+		r = LEC_NOMEM;
+	else if (r == 0)
+		r = partial(&s, colour);
+	else
 		r = run(&s, b, colour, ls, le, rs, re);
 	free(s.atl);
 	free(s.atr);
 	free(s.unc);
 	free(s.upos);
 	free(s.tabu);
+	free(s.best);
 out:
 	free(ls);
 	free(le);

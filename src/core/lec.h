@@ -39,8 +39,11 @@ struct lec_budget {
 extern const struct lec_budget lec_default_budget;
 
 /*
- * Solve p. colour[e] may hold a hint (a previous solution, -1 for none);
- * on LEC_SOLVED it holds a proper colouring. Deterministic for one seed.
+ * Solve p. colour[e] may hold a hint (a previous solution, -1 for none).
+ * On LEC_SOLVED it holds a proper colouring; on LEC_INFEASIBLE and
+ * LEC_UNKNOWN the largest proper partial colouring found (-1 for the
+ * uncoloured edges), so a caller can split the rest off. Deterministic for
+ * one seed.
  */
 int lec_solve(const struct lec_problem *p, int *colour,
 	      const struct lec_budget *b);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_ASSIGN_H
+#define FORS_ASSIGN_H
+
+#include "fors/fabric.h"
+#include "fors/schedule.h"
+
+enum fors_method {
+	FORS_METHOD_ALG2,	/* the FORS paper's Algorithm 2 */
+	FORS_METHOD_LEC,	/* our list edge colouring solver */
+};
+
+struct fors_assign_info {
+	enum fors_method method;
+	uint32_t split;		/* phases added because one had no solution */
+};
+
+const char *fors_method_name(enum fors_method m);
+
+/*
+ * Give every inter-leaf transfer of s a plane alive at both its leaves, each
+ * plane at most once per source leaf and once per destination leaf in a
+ * phase. A phase without a solution is split; s grows by info->split
+ * phases. s must have been built for fb (same m0, m1, f).
+ */
+int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
+		       struct fors_assign_info *info, struct fors_error *err);
+
+#endif

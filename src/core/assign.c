@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Spine assignment, phase by phase. Algorithm 2 of the FORS paper
+ * (Section 5.1) gives the r-th sender of a phase the r-th unimpacted plane.
+ * That is right for any leaf because every leaf has the same sending slots
+ * in a phase (T depends on the slot only) and the senders of one slot on
+ * different leaves go to different leaves (d shifts with the leaf): so a
+ * plane is used once per source leaf and once per destination leaf. The
+ * rank must be taken in Algorithm 1's pattern, absent hosts included; the
+ * paper's running index over the whole phase is only the same thing when
+ * exactly m0 - f planes are unimpacted. It needs at least m0 - f unimpacted
+ * planes; otherwise each phase is a list edge colouring (source leaves,
+ * destination leaves, planes alive at both ends) for our solver.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/assign.h"
+#include "inter.h"
+#include "lec.h"
+
+struct asg {
+	const struct fors_fabric *fb;
+	struct fors_schedule *s;
+	struct inter in;
+	uint32_t *order;	/* planes, unimpacted first */
+	uint32_t nunimp;
+	uint32_t *rank;		/* [m0]: slot's rank among the senders */
+	struct fors_xfer *ox;	/* output transfers */
+	size_t on;
+	size_t *ostart;		/* output phase starts */
+	uint32_t onph, ocap;
+	uint32_t *pend;		/* inter-leaf transfers still to place */
+	uint32_t *sub;		/* per transfer of the phase: its sub-phase */
+	int *left, *right, *lstart, *list, *colour;
+	struct fors_assign_info *info;
+};
+
+const char *fors_method_name(enum fors_method m)
+{
+	return m == FORS_METHOD_ALG2 ? "alg2" : "lec";
+}
+
+static uint32_t leaf_of(const struct asg *a, uint32_t sid)
+{
+	return sid / a->fb->m0;
+}
+
+static void ranks(struct asg *a, uint32_t p)
+{
+	uint32_t s, r = 0;
+
+	for (s = 0; s < a->fb->m0; s++)
+		a->rank[s] = p < a->in.pf && inter_sends(&a->in, s, p) ? r++ :
+			     UINT32_MAX;
+}
+
+/* The plane Algorithm 2 gives, or -1 when it gives none. */
+static int32_t alg2_plane(const struct asg *a, const struct fors_xfer *x)
+{
+	uint32_t r = a->rank[x->src % a->fb->m0];
+
+	return r < a->nunimp ? (int32_t)a->order[r] : -1;
+}
+
+static int new_phase(struct asg *a)
+{
+	if (a->onph + 2 > a->ocap) {
+		uint32_t cap = 2 * a->ocap;
+		size_t *st = realloc(a->ostart, sizeof(size_t) * cap);
+
+		if (!st)
+			return FORS_ENOMEM;
+		a->ostart = st;
+		a->ocap = cap;
+	}
+	a->ostart[++a->onph] = a->on;
+	return 0;
+}
+
+/* Colour the pending transfers of phase p; the uncoloured stay pending. */
+static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t sub,
+		  uint32_t *left)
+{
+	const struct fors_fabric *fb = a->fb;
+	struct lec_problem lp;
+	uint32_t i, pl, k = 0;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
+		int32_t h = alg2_plane(a, x);
+
+		a->left[i] = (int)ls;
+		a->right[i] = (int)ld;
+		a->lstart[i] = (int)k;
+		for (pl = 0; pl < fb->q; pl++)
+			if (fors_plane_live(fb, ls, pl) &&
+			    fors_plane_live(fb, ld, pl))
+				a->list[k++] = (int)pl;
+		a->colour[i] = h >= 0 && fors_plane_live(fb, ls, (uint32_t)h) &&
+			       fors_plane_live(fb, ld, (uint32_t)h) ? h : -1;
+	}
+	a->lstart[n] = (int)k;
+	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)fb->q,
+				   (int)n, a->left, a->right, a->lstart,
+				   a->list };
+	r = lec_solve(&lp, a->colour, &lec_default_budget);
+	if (r == LEC_NOMEM)
+		return FORS_ENOMEM;
+	for (i = 0, *left = 0; i < n; i++) {
+		if (a->colour[i] >= 0) {
+			a->s->xfers[a->pend[i]].plane = a->colour[i];
+			a->sub[a->pend[i] - a->s->start[p]] = sub;
+		} else {
+			a->pend[(*left)++] = a->pend[i];
+		}
+	}
+	return 0;
+}
+
+/* Emit the transfers of phase p that belong to sub-phase sub. */
+static void emit(struct asg *a, uint32_t p, uint32_t sub)
+{
+	const struct fors_schedule *s = a->s;
+	size_t i;
+
+	for (i = s->start[p]; i < s->start[p + 1]; i++)
+		if (a->sub[i - s->start[p]] == sub)
+			a->ox[a->on++] = s->xfers[i];
+}
+
+static int phase(struct asg *a, uint32_t p)
+{
+	struct fors_schedule *s = a->s;
+	uint32_t n = 0, left, sub = 0;
+	size_t i;
+	int r;
+
+	ranks(a, p);
+	for (i = s->start[p]; i < s->start[p + 1]; i++) {
+		struct fors_xfer *x = &s->xfers[i];
+
+		x->plane = -1;
+		a->sub[i - s->start[p]] = 0;
+		if (leaf_of(a, x->src) == leaf_of(a, x->dst))
+			continue;
+		if (a->info->method == FORS_METHOD_ALG2)
+			x->plane = alg2_plane(a, x);
+		else
+			a->pend[n++] = (uint32_t)i;
+	}
+	for (;;) {
+		left = 0;
+		if (n) {
+			r = colour(a, p, n, sub, &left);
+			if (r)
+				return r;
+		}
+		emit(a, p, sub);
+		r = new_phase(a);
+		if (r || !left)
+			return r;
+		a->info->split++;
+		sub++;
+		n = left;
+	}
+}
+
+static int setup(struct asg *a)
+{
+	const struct fors_fabric *fb = a->fb;
+	size_t n = a->s->nxfers + 1;
+	uint32_t p, k = 0, m = fb->m1 * fb->m0;
+
+	inter_init(&a->in, fb->m0, fb->m1, fb->f);
+	a->order = malloc(sizeof(uint32_t) * (fb->q + 1));
+	a->rank = malloc(sizeof(uint32_t) * fb->m0);
+	a->ox = malloc(sizeof(struct fors_xfer) * n);
+	a->ocap = a->s->nphases + 16;
+	a->ostart = calloc(a->ocap, sizeof(size_t));
+	a->pend = malloc(sizeof(uint32_t) * (m + 1));
+	a->sub = malloc(sizeof(uint32_t) * (m + 1));
+	a->left = malloc(sizeof(int) * (m + 1));
+	a->right = malloc(sizeof(int) * (m + 1));
+	a->lstart = malloc(sizeof(int) * (m + 1));
+	a->colour = malloc(sizeof(int) * (m + 1));
+	a->list = malloc(sizeof(int) * ((size_t)m * fb->q + 1));
+	if (!a->order || !a->rank || !a->ox || !a->ostart || !a->pend ||
+	    !a->sub || !a->left || !a->right || !a->lstart || !a->colour ||
+	    !a->list)
+		return FORS_ENOMEM;
+	for (p = 0; p < fb->q; p++)
+		if (!fb->impacted[p])
+			a->order[k++] = p;
+	a->nunimp = k;
+	for (p = 0; p < fb->q; p++)
+		if (fb->impacted[p])
+			a->order[k++] = p;
+	a->info->method = a->nunimp >= fb->m0 - fb->f ? FORS_METHOD_ALG2 :
+			  FORS_METHOD_LEC;
+	return 0;
+}
+
+static void cleanup(struct asg *a)
+{
+	free(a->order);
+	free(a->rank);
+	free(a->ox);
+	free(a->ostart);
+	free(a->pend);
+	free(a->sub);
+	free(a->left);
+	free(a->right);
+	free(a->lstart);
+	free(a->colour);
+	free(a->list);
+}
+
+int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
+		       struct fors_assign_info *info, struct fors_error *err)
+{
+	struct asg a = { .fb = fb, .s = s, .info = info };
+	uint32_t p;
+	int r;
+
+	info->split = 0;
+	if (s->m0 != fb->m0 || s->m1 != fb->m1 || s->f != fb->f) {
+		fors_error_set(err, "the schedule was not built for this fabric");
+		return FORS_EINVAL;
+	}
+	r = setup(&a);
+	for (p = 0; !r && p < s->nphases; p++)
+		r = phase(&a, p);
+	if (r) {
+		cleanup(&a);
+		fors_error_set(err, "out of memory while assigning spines");
+		return r;
+	}
+	free(s->xfers);
+	free(s->start);
+	s->xfers = a.ox;
+	s->start = a.ostart;
+	s->nphases = a.onph;
+	s->q = fb->q;
+	s->m = fb->m;
+	a.ox = NULL;
+	a.ostart = NULL;
+	cleanup(&a);
+	return 0;
+}
