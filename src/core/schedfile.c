@@ -3,9 +3,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "fors/atomic.h"
 #include "fors/schedfile.h"
 
 /* Reasonable ceiling on phases: far above any real schedule. */
@@ -64,49 +63,15 @@ int fors_schedule_write(FILE *out, const struct fors_schedule *s)
 	return ferror(out) ? FORS_EIO : FORS_OK;
 }
 
+static int write_cb(FILE *out, const void *s)
+{
+	return fors_schedule_write(out, s);
+}
+
 int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
 			     struct fors_error *err)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 8);
-	FILE *out;
-	int fd, saved;
-
-	if (!tmp) {
-		fors_error_set(err, "out of memory writing %s", path);
-		return FORS_ENOMEM;
-	}
-	snprintf(tmp, len + 8, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		goto fail;
-	out = fdopen(fd, "w");
-	if (!out) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		goto fail_unlink;
-	}
-	/* readers are other users' applications: 0644, not mkstemp's 0600 */
-	if (fchmod(fd, 0644) || fors_schedule_write(out, s) || fflush(out) ||
-	    fsync(fd)) {
-		saved = errno;
-		fclose(out);
-		errno = saved;
-		goto fail_unlink;
-	}
-	if (fclose(out) || rename(tmp, path))
-		goto fail_unlink;
-	free(tmp);
-	return FORS_OK;
-fail_unlink:
-	saved = errno;
-	unlink(tmp);
-	errno = saved;
-fail:
-	fors_error_set(err, "cannot write %s: %s", path, strerror(errno));
-	free(tmp);
-	return FORS_EIO;
+	return fors_write_atomic(path, write_cb, s, err);
 }
 
 /* ---- reader ---- */

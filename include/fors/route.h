@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_ROUTE_H
+#define FORS_ROUTE_H
+
+#include "fors/assign.h"
+#include "fors/fabric.h"
+#include "fors/lft.h"
+#include "fors/schedule.h"
+#include "fors/topology.h"
+
+/* The whole pipeline: topology -> analysis -> schedule -> planes -> LFTs. */
+struct fors_route {
+	const struct fors_topology *live;	/* what it was computed on */
+	struct fors_fabric *fb;
+	struct fors_schedule *s;	/* routed: hosts, planes, DLIDs */
+	struct fors_lfts *lfts;
+	struct fors_intra_info intra;
+	struct fors_assign_info assign;
+};
+
+struct fors_route_opts {
+	uint32_t lmc;
+	int renumber_lids;	/* ignore the topology's LIDs */
+};
+
+int fors_route_compute(const struct fors_topology *live,
+		       const struct fors_topology *ref,
+		       const struct fors_route_opts *o, struct fors_route **out,
+		       struct fors_error *err);
+
+void fors_route_free(struct fors_route *r);
+
+#endif

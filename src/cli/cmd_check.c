@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "fors/check.h"
+#include "fors/lftfile.h"
+#include "fors/schedfile.h"
+#include "fors/topology.h"
+#include "fors/verify.h"
+
+static const char usage_check[] =
+	"Usage: fors check --schedule FILE [--topology LIVE --lfts DUMP]\n"
+	"\n"
+	"Verify a schedule file: every ordered pair of present hosts exactly\n"
+	"once, each host sending and receiving at most once per phase, at most\n"
+	"M0-F inter-leaf senders and receivers per leaf and phase, planes and\n"
+	"DLIDs in range, and the optimal phase count P_f where the FORS theorem\n"
+	"applies. With a topology and an LFT dump (OpenSM's opensm-lfts.dump,\n"
+	"fors's fors-lfts.dump or ibroute output), also follow every transfer's\n"
+	"DLID through the switches: delivery over leaf-spine-leaf paths, at most\n"
+	"one transfer per directed link and phase, and every CA LID and offset\n"
+	"reachable from every leaf. Exit 0 when all holds, 1 otherwise.\n"
+	"\n"
+	"  -s, --schedule FILE  the schedule file\n"
+	"  -t, --topology LIVE  the fabric (ibnetdiscover output or ibsim net file)\n"
+	"  -l, --lfts DUMP      the switches' LFTs\n"
+	"  -h, --help           show this help\n";
+
+static void report(const char *path, const struct fors_check_report *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nkept; i++)
+		printf("  %s\n", r->kept[i]);
+	printf("%s: %u phases, %zu transfers followed; max link load %u, %u shared (phase, link) pairs, %u undelivered, %u not up/down; %zu (leaf, LID) pairs, %u unreachable%s\n",
+	       path, r->phases, r->transfers, r->max_load, r->shared,
+	       r->undelivered, r->not_updown, r->reach_pairs, r->unreachable,
+	       r->schedule ? "; the schedule breaks its rules" : "");
+}
+
+static int routes(const char *path, const struct fors_schedule *s,
+		  const char *topo, const char *lfts, struct fors_error *err)
+{
+	struct fors_topology *t = NULL;
+	struct fors_lft_dump *d = NULL;
+	struct fors_check_report rep;
+	int r;
+
+	r = fors_topology_read_file(topo, &t, err);
+	if (!r)
+		r = fors_lft_dump_read_file(lfts, &d, err);
+	if (!r) {
+		r = fors_check_routes(t, d, s, &rep, err);
+		if (r == 0 || r == FORS_EVERIFY)
+			report(path, &rep);
+		if (r == FORS_EVERIFY)
+			fors_error_set(err, "%s: routes break the schedule's guarantees",
+				       path);
+	}
+	fors_topology_free(t);
+	fors_lft_dump_free(d);
+	return r;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "schedule", required_argument, NULL, 's' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "lfts", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = NULL, *topo = NULL, *lfts = NULL;
+	struct fors_schedule *s;
+	struct fors_error err;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, ":s:t:l:h", opts, NULL)) != -1) {
+		if (c == 's')
+			path = optarg;
+		else if (c == 't')
+			topo = optarg;
+		else if (c == 'l')
+			lfts = optarg;
+		else if (c == 'h')
+			return fputs(usage_check, stdout), 0;
+		else
+			return bad_option("check", c, argv);
+	}
+	if (optind < argc)
+		return usage_error("check", "unexpected argument '%s'",
+				   argv[optind]);
+	if (!path)
+		return usage_error("check", "%s is required", "--schedule");
+	if (!topo != !lfts)
+		return usage_error("check", "%s", "--topology and --lfts go together");
+	r = fors_schedule_read_file(path, &s, &err);
+	if (!r && topo) {
+		r = routes(path, s, topo, lfts, &err);
+	} else if (!r) {
+		r = fors_schedule_verify(s, &err);
+		if (!r)
+			printf("%s: ok: %u phases, %zu transfers\n", path,
+			       s->nphases, s->nxfers);
+	}
+	fors_schedule_free(s);
+	if (r)
+		fprintf(stderr, "fors check: %s\n", err.msg);
+	return r ? EXIT_FAIL : 0;
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "fors/atomic.h"
+#include "fors/lft.h"
+#include "fors/route.h"
+#include "fors/schedfile.h"
+
+static const char usage_route[] =
+	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L\n"
+	"                  [--renumber-lids] --output DIR\n"
+	"\n"
+	"Route a two-level fat tree with FORS: find the failed leaf-spine\n"
+	"cables, compute the schedule, a congestion-free plane for every\n"
+	"transfer and the LFTs of every switch for every LID and LMC offset.\n"
+	"Writes DIR/fors-schedule.dump (the schedule file, with hosts, planes\n"
+	"and DLIDs) and DIR/fors-lfts.dump (OpenSM's opensm-lfts.dump format).\n"
+	"\n"
+	"  -t, --topology LIVE      the fabric now: ibnetdiscover output or an\n"
+	"                           ibsim net file\n"
+	"  -r, --reference HEALTHY  the healthy fabric; without it, it is\n"
+	"                           inferred from LIVE\n"
+	"  -l, --lmc L              the subnet's LMC, 0..7; 2^L >= planes\n"
+	"  -R, --renumber-lids      assign LIDs instead of using the topology's\n"
+	"  -o, --output DIR         where to write the two files\n"
+	"  -h, --help               show this help\n";
+
+struct route_args {
+	const char *topo, *ref, *dir;
+	struct fors_route_opts o;
+	int have_lmc;
+};
+
+static int route_opts(int argc, char **argv, struct route_args *a)
+{
+	static const struct option opts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "reference", required_argument, NULL, 'r' },
+		{ "lmc", required_argument, NULL, 'l' },
+		{ "renumber-lids", no_argument, NULL, 'R' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r = 0;
+
+	while (!r && (c = getopt_long(argc, argv, ":t:r:l:Ro:h", opts,
+				      NULL)) != -1) {
+		if (c == 't')
+			a->topo = optarg;
+		else if (c == 'r')
+			a->ref = optarg;
+		else if (c == 'l')
+			r = parse_u32("route", "--lmc", optarg, 0, 7,
+				      &a->o.lmc), a->have_lmc = 1;
+		else if (c == 'R')
+			a->o.renumber_lids = 1;
+		else if (c == 'o')
+			a->dir = optarg;
+		else if (c == 'h')
+			return fputs(usage_route, stdout), -1;
+		else
+			return bad_option("route", c, argv);
+	}
+	if (r)
+		return r;
+	if (optind < argc)
+		return usage_error("route", "unexpected argument '%s'",
+				   argv[optind]);
+	if (!a->topo)
+		return usage_error("route", "%s is required", "--topology");
+	if (!a->have_lmc)
+		return usage_error("route", "%s is required", "--lmc");
+	if (!a->dir)
+		return usage_error("route", "%s is required", "--output");
+	return 0;
+}
+
+static int lfts_cb(FILE *out, const void *arg)
+{
+	const struct fors_route *r = arg;
+
+	return fors_lfts_write(out, r->lfts, r->live, r->fb);
+}
+
+static int write_files(const char *dir, const struct fors_route *r,
+		       struct fors_error *err)
+{
+	size_t n = strlen(dir) + 32;
+	char *path = malloc(n);
+	int e;
+
+	if (!path) {
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	snprintf(path, n, "%s/fors-schedule.dump", dir);
+	e = fors_schedule_write_file(path, r->s, err);
+	if (!e) {
+		snprintf(path, n, "%s/fors-lfts.dump", dir);
+		e = fors_write_atomic(path, lfts_cb, r, err);
+	}
+	free(path);
+	return e;
+}
+
+static void summary(const struct fors_route *r, double ms)
+{
+	const struct fors_fabric *fb = r->fb;
+	uint32_t p, n = 0;
+
+	printf("fabric: M0 %u, M1 %u, Q %u planes on %u spines, %u host ports\n",
+	       fb->m0, fb->m1, fb->q, fb->nspines, fb->nhosts);
+	printf("failures: f %u, m %u, impacted planes:", fb->f, fb->m);
+	for (p = 0; p < fb->q; p++)
+		if (fb->impacted[p] && n++ < 32)
+			printf(" %u", p);
+	printf("%s\n", n ? (n > 32 ? " ..." : "") : " none");
+	printf("schedule: %u phases (lower bound %u, P_f %u), %u added by splits\n",
+	       r->s->nphases, r->intra.lower_bound, r->intra.pf,
+	       r->assign.split);
+	printf("routing: %s, LMC %u\n", fors_method_name(r->assign.method),
+	       r->lfts->lmc);
+	printf("time: %.1f ms\n", ms);
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+int cmd_route(int argc, char **argv)
+{
+	struct route_args a = { 0 };
+	struct fors_topology *live = NULL, *ref = NULL;
+	struct fors_route *r = NULL;
+	struct fors_error err;
+	double t0;
+	int e = route_opts(argc, argv, &a);
+
+	if (e)
+		return e < 0 ? 0 : e;
+	e = fors_topology_read_file(a.topo, &live, &err);
+	if (!e && a.ref)
+		e = fors_topology_read_file(a.ref, &ref, &err);
+	if (!e) {
+		t0 = now_ms();
+		e = fors_route_compute(live, ref, &a.o, &r, &err);
+		if (!e)
+			summary(r, now_ms() - t0);
+	}
+	if (!e)
+		e = write_files(a.dir, r, &err);
+	if (e)
+		fprintf(stderr, "fors route: %s\n", err.msg);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+	return e ? EXIT_FAIL : 0;
+}

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the schedule promises, checked on the real thing: packets follow the
+ * switches' LFTs hop by hop, as a switch would forward them.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/check.h"
+#include "fors/lft.h"
+#include "fors/verify.h"
+
+#define MAX_HOPS 16
+
+struct ck {
+	const struct fors_topology *t;
+	const struct fors_lft_dump *d;
+	const struct fors_schedule *s;
+	struct fors_check_report *rep;
+	int32_t *table;		/* per node: dump switch index, -1 */
+	uint8_t *leaf;		/* per node: switch with a CA port */
+	uint32_t *pbase;	/* per node: first directed-link id */
+	uint32_t *stamp;	/* per link: phase + 1 of last use */
+	uint32_t *load;		/* per link: uses in that phase */
+	size_t *user;		/* per link: transfer that used it first */
+	uint32_t *hnode, *hport;	/* per schedule host: CA node, port */
+	struct fors_error *err;
+};
+
+static void keep(struct ck *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void keep(struct ck *c, const char *fmt, ...)
+{
+	struct fors_check_report *r = c->rep;
+	va_list ap;
+
+	if (r->nkept == FORS_CHECK_KEEP)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->kept[r->nkept++], sizeof(r->kept[0]), fmt, ap);
+	va_end(ap);
+}
+
+static const char *desc(const struct ck *c, uint32_t node)
+{
+	return c->t->nodes[node].desc;
+}
+
+/* Dump tables to topology switches: by GUID, else by description. */
+static int map_tables(struct ck *c)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *n = &t->nodes[i];
+
+		c->table[i] = -1;
+		for (k = 0; n->type == FORS_SWITCH && k < c->d->nsw; k++) {
+			const struct fors_lft_switch *w = &c->d->sw[k];
+
+			if ((n->guid && w->guid == n->guid) ||
+			    (!(n->guid && w->guid) &&
+			     (!strcmp(w->desc, n->desc) || !strcmp(w->desc, n->id)))) {
+				c->table[i] = (int32_t)k;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int map_hosts(struct ck *c)
+{
+	const struct fors_topology *t = c->t;
+	const struct fors_schedule *s = c->s;
+	uint32_t h, i, k;
+
+	for (h = 0; h < s->nhosts; h++) {
+		const struct fors_host *x = &s->hosts[h];
+		int found = 0;
+
+		for (i = 0; i < t->nnodes && !found; i++) {
+			const struct fors_node *n = &t->nodes[i];
+
+			for (k = 1; n->type == FORS_CA && k <= n->nports && !found; k++) {
+				found = x->guid ? n->ports[k].guid == x->guid :
+					k == x->port && (!strcmp(n->desc, x->desc) ||
+							 !strcmp(n->id, x->desc));
+				if (found) {
+					c->hnode[x->sid] = i;
+					c->hport[x->sid] = k;
+				}
+			}
+		}
+		if (!found) {
+			fors_error_set(c->err, "host %u (\"%s\", port GUID 0x%016llx) of the schedule is not in the topology",
+				       x->sid, x->desc, (unsigned long long)x->guid);
+			return FORS_EINVAL;
+		}
+	}
+	return 0;
+}
+
+struct hop {
+	uint32_t node, port;	/* delivered at, or lost at */
+	uint32_t sw[MAX_HOPS];	/* switches passed */
+	uint32_t nsw;
+	const char *fail;
+};
+
+/* Forward a packet for dlid entering switch node x. */
+static void forward(const struct ck *c, uint32_t x, uint32_t dlid,
+		    struct hop *h, void (*use)(struct ck *, uint32_t,
+					       uint32_t, void *), void *arg)
+{
+	const struct fors_topology *t = c->t;
+
+	h->nsw = 0;
+	h->fail = NULL;
+	for (;;) {
+		const struct fors_lft_switch *w;
+		uint32_t k;
+
+		if (c->table[x] < 0) {
+			h->fail = "reaches a switch without an LFT";
+			h->node = x;
+			return;
+		}
+		if (h->nsw == MAX_HOPS) {
+			h->fail = "loops";
+			h->node = x;
+			return;
+		}
+		h->sw[h->nsw++] = x;
+		w = &c->d->sw[c->table[x]];
+		k = dlid <= w->maxlid ? w->port[dlid] : FORS_NO_PORT;
+		if (k == 0 || k == FORS_NO_PORT || k > t->nodes[x].nports ||
+		    t->nodes[x].ports[k].peer == FORS_NO_PEER) {
+			h->fail = k == 0 ? "is consumed by a switch" :
+				  "has no route or a dead port";
+			h->node = x;
+			return;
+		}
+		if (use)
+			use((struct ck *)c, x, k, arg);
+		h->node = t->nodes[x].ports[k].peer;
+		h->port = t->nodes[x].ports[k].peer_port;
+		if (t->nodes[h->node].type == FORS_CA)
+			return;
+		x = h->node;
+	}
+}
+
+struct use_arg {
+	uint32_t phase;
+	size_t xfer;
+};
+
+static void use_link(struct ck *c, uint32_t node, uint32_t port, void *arg)
+{
+	const struct use_arg *u = arg;
+	uint32_t id = c->pbase[node] + port;
+
+	if (c->stamp[id] != u->phase + 1) {
+		c->stamp[id] = u->phase + 1;
+		c->load[id] = 1;
+		c->user[id] = u->xfer;
+		return;
+	}
+	c->load[id]++;
+	if (c->load[id] > c->rep->max_load)
+		c->rep->max_load = c->load[id];
+	if (c->load[id] == 2) {
+		const struct fors_xfer *a = &c->s->xfers[c->user[id]];
+		const struct fors_xfer *b = &c->s->xfers[u->xfer];
+
+		c->rep->shared++;
+		keep(c, "phase %u: link \"%s\"[%u] -> \"%s\" carries %u -> %u and %u -> %u",
+		     u->phase, desc(c, node), port,
+		     desc(c, c->t->nodes[node].ports[port].peer), a->src,
+		     a->dst, b->src, b->dst);
+	}
+}
+
+static int updown(const struct ck *c, const struct hop *h)
+{
+	if (h->nsw == 1)
+		return c->leaf[h->sw[0]];
+	return h->nsw == 3 && c->leaf[h->sw[0]] && !c->leaf[h->sw[1]] &&
+	       c->leaf[h->sw[2]];
+}
+
+static void follow(struct ck *c, uint32_t p, size_t i)
+{
+	const struct fors_xfer *x = &c->s->xfers[i];
+	const struct fors_port *sp;
+	struct use_arg u = { p, i };
+	struct hop h;
+
+	c->rep->transfers++;
+	if (c->hnode[x->src] == UINT32_MAX || c->hnode[x->dst] == UINT32_MAX) {
+		c->rep->undelivered++;
+		keep(c, "phase %u: %u -> %u: a host without a host line", p,
+		     x->src, x->dst);
+		return;
+	}
+	sp = &c->t->nodes[c->hnode[x->src]].ports[c->hport[x->src]];
+	if (sp->peer == FORS_NO_PEER) {
+		c->rep->undelivered++;
+		keep(c, "phase %u: %u -> %u: the source port is down", p,
+		     x->src, x->dst);
+		return;
+	}
+	use_link(c, c->hnode[x->src], c->hport[x->src], &u);
+	forward(c, sp->peer, (uint32_t)x->dlid, &h, use_link, &u);
+	if (!h.fail && (h.node != c->hnode[x->dst] ||
+			h.port != c->hport[x->dst]))
+		h.fail = "is delivered to the wrong port";
+	if (h.fail) {
+		c->rep->undelivered++;
+		keep(c, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", p, x->src,
+		     x->dst, x->dlid, h.fail, desc(c, h.node));
+	} else if (!updown(c, &h)) {
+		c->rep->not_updown++;
+		keep(c, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
+		     p, x->src, x->dst, x->dlid, h.nsw);
+	}
+}
+
+/* Every LID of every CA port, from every leaf. */
+static void reach(struct ck *c)
+{
+	const struct fors_schedule *s = c->s;
+	uint32_t i, h, j;
+	struct hop hp;
+
+	for (i = 0; i < c->t->nnodes; i++) {
+		if (!c->leaf[i])
+			continue;
+		for (h = 0; h < s->nhosts; h++) {
+			for (j = 0; j < (1u << s->lmc); j++) {
+				uint32_t lid = s->hosts[h].lid + j;
+
+				c->rep->reach_pairs++;
+				forward(c, i, lid, &hp, NULL, NULL);
+				if (!hp.fail && hp.node == c->hnode[s->hosts[h].sid] &&
+				    hp.port == c->hport[s->hosts[h].sid])
+					continue;
+				c->rep->unreachable++;
+				keep(c, "LID %u (host %u) is not reachable from leaf \"%s\"",
+				     lid, s->hosts[h].sid, desc(c, i));
+			}
+		}
+	}
+}
+
+static int setup(struct ck *c)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t i, k, n = 0, hosts = c->s->m0 * c->s->m1;
+
+	c->table = malloc(sizeof(int32_t) * t->nnodes);
+	c->leaf = calloc(t->nnodes, 1);
+	c->pbase = malloc(sizeof(uint32_t) * t->nnodes);
+	c->hnode = malloc(sizeof(uint32_t) * (hosts + 1));
+	c->hport = malloc(sizeof(uint32_t) * (hosts + 1));
+	if (!c->table || !c->leaf || !c->pbase || !c->hnode || !c->hport)
+		return FORS_ENOMEM;
+	for (i = 0; i < hosts; i++)
+		c->hnode[i] = UINT32_MAX;
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *x = &t->nodes[i];
+
+		c->pbase[i] = n;
+		n += x->nports + 1;
+		for (k = 1; x->type == FORS_SWITCH && k <= x->nports; k++)
+			if (x->ports[k].peer != FORS_NO_PEER &&
+			    t->nodes[x->ports[k].peer].type == FORS_CA)
+				c->leaf[i] = 1;
+	}
+	c->stamp = calloc(n + 1, sizeof(uint32_t));
+	c->load = calloc(n + 1, sizeof(uint32_t));
+	c->user = calloc(n + 1, sizeof(size_t));
+	if (!c->stamp || !c->load || !c->user)
+		return FORS_ENOMEM;
+	map_tables(c);
+	return map_hosts(c);
+}
+
+static int usable(struct ck *c)
+{
+	const struct fors_schedule *s = c->s;
+	size_t i;
+
+	if (s->lmc < 0 || s->nhosts == 0) {
+		fors_error_set(c->err, "the schedule is abstract (no hosts, no DLIDs): route it first");
+		return FORS_EINVAL;
+	}
+	for (i = 0; i < s->nxfers; i++) {
+		if (s->xfers[i].dlid >= 0)
+			continue;
+		fors_error_set(c->err, "transfer %u -> %u has no DLID",
+			       s->xfers[i].src, s->xfers[i].dst);
+		return FORS_EINVAL;
+	}
+	return 0;
+}
+
+int fors_check_routes(const struct fors_topology *t,
+		      const struct fors_lft_dump *d,
+		      const struct fors_schedule *s,
+		      struct fors_check_report *rep, struct fors_error *err)
+{
+	struct ck c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
+	struct fors_error verr;
+	uint32_t p;
+	size_t i;
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
+	r = usable(&c);
+	if (!r)
+		r = setup(&c);
+	if (r == FORS_ENOMEM)
+		fors_error_set(err, "out of memory while checking routes");
+	if (!r && fors_schedule_verify(s, &verr)) {
+		rep->schedule = 1;
+		keep(&c, "%s", verr.msg);
+	}
+	for (p = 0; !r && p < s->nphases; p++)
+		for (i = s->start[p]; i < s->start[p + 1]; i++)
+			follow(&c, p, i);
+	if (!r) {
+		rep->phases = s->nphases;
+		reach(&c);
+	}
+	free(c.table);
+	free(c.leaf);
+	free(c.pbase);
+	free(c.stamp);
+	free(c.load);
+	free(c.user);
+	free(c.hnode);
+	free(c.hport);
+	if (r)
+		return r;
+	if (rep->max_load == 0 && rep->transfers)
+		rep->max_load = 1;
+	return rep->shared || rep->undelivered || rep->not_updown ||
+	       rep->unreachable || rep->schedule ? FORS_EVERIFY : FORS_OK;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/route.h"
+
+void fors_route_free(struct fors_route *r)
+{
+	if (!r)
+		return;
+	fors_fabric_free(r->fb);
+	fors_schedule_free(r->s);
+	fors_lfts_free(r->lfts);
+	free(r);
+}
+
+static int schedule(struct fors_route *r, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
+	uint8_t *present = malloc((size_t)fb->m0 * fb->m1 + 1);
+	uint32_t i;
+	int e;
+
+	if (!present) {
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	for (i = 0; i < fb->m0 * fb->m1; i++)
+		present[i] = fb->host_at[i] >= 0;
+	sp.present = present;
+	e = fors_schedule_build(&r->s, &sp, &r->intra, err);
+	free(present);
+	return e;
+}
+
+static int method_key(struct fors_schedule *s, enum fors_method m)
+{
+	s->extra = calloc(1, sizeof(*s->extra));
+	if (!s->extra)
+		return FORS_ENOMEM;
+	s->nextra = 1;
+	s->extra[0].key = strdup("method");
+	s->extra[0].value = strdup(fors_method_name(m));
+	return s->extra[0].key && s->extra[0].value ? 0 : FORS_ENOMEM;
+}
+
+int fors_route_compute(const struct fors_topology *live,
+		       const struct fors_topology *ref,
+		       const struct fors_route_opts *o, struct fors_route **out,
+		       struct fors_error *err)
+{
+	struct fors_route *r = calloc(1, sizeof(*r));
+	int e;
+
+	*out = NULL;
+	if (!r) {
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	r->live = live;
+	e = fors_fabric_analyse(live, ref, &r->fb, err);
+	if (!e)
+		e = schedule(r, err);
+	if (!e)
+		e = fors_assign_planes(r->fb, r->s, &r->assign, err);
+	if (!e)
+		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
+				    &r->lfts, err);
+	if (!e)
+		e = fors_lfts_annotate(r->lfts, live, r->fb, r->s, err);
+	if (!e && method_key(r->s, r->assign.method)) {
+		fors_error_set(err, "out of memory");
+		e = FORS_ENOMEM;
+	}
+	if (e) {
+		fors_route_free(r);
+		return e;
+	}
+	*out = r;
+	return 0;
+}
