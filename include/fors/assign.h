@@ -13,6 +13,8 @@ enum fors_method {
 struct fors_assign_info {
 	enum fors_method method;
 	uint32_t split;		/* phases added because one had no solution */
+	uint32_t unproven;	/* splits into more sub-phases than proven
+				   necessary: the solver's budget ran out */
 };
 
 const char *fors_method_name(enum fors_method m);

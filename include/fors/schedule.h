@@ -81,4 +81,8 @@ int fors_schedule_build(struct fors_schedule **out,
 
 void fors_schedule_free(struct fors_schedule *s);
 
+/* Append a key/value pair to the fabric line (e.g. "method", "alg2"). */
+int fors_schedule_add_key(struct fors_schedule *s, const char *key,
+			  const char *value);
+
 #endif

@@ -9,7 +9,8 @@
  * pair of present hosts exactly once, each host sending and receiving at
  * most once per phase, at most m0 - f inter-leaf senders and receivers per
  * leaf and phase, planes and DLIDs in range, and exactly P_f phases where
- * the FORS theorem applies. Present hosts are those of the `host` lines,
+ * the FORS theorem applies (plus the phases a `split N` key declares were
+ * added for a fabric that cannot carry a phase). Present hosts are those of the `host` lines,
  * or every slot when there are none. FORS_OK, or FORS_EVERIFY with the
  * first violation in err.
  */

@@ -89,7 +89,7 @@ static int check_links(struct an *a)
 			if (a->leaf_of[i] >= 0 && a->leaf_of[j] >= 0)
 				return refuse2(a, x, y, "two switches with hosts are linked: hosts on a spine, or a link between leaves; not a two-level fat tree");
 			if (a->spine_of[i] >= 0 && a->spine_of[j] >= 0)
-				return refuse2(a, x, y, "two switches without hosts are linked: a third level; not a two-level fat tree");
+				return refuse2(a, x, y, "two switches without hosts are linked: a third level, or a leaf without any host present; not a two-level fat tree");
 		}
 	}
 	return 0;

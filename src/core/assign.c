@@ -33,6 +33,7 @@ struct asg {
 	uint32_t *pend;		/* inter-leaf transfers still to place */
 	uint32_t *sub;		/* per transfer of the phase: its sub-phase */
 	int *left, *right, *lstart, *list, *colour;
+	size_t list_cap;
 	struct fors_assign_info *info;
 };
 
@@ -78,15 +79,26 @@ static int new_phase(struct asg *a)
 	return 0;
 }
 
-/* Colour the pending transfers of phase p; the uncoloured stay pending. */
-static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t sub,
-		  uint32_t *left)
+/*
+ * Place the n transfers of phase p in k sub-phases: a list edge colouring
+ * whose colours are (sub-phase, plane) pairs. Returns the solver's verdict.
+ */
+static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k)
 {
 	const struct fors_fabric *fb = a->fb;
 	struct lec_problem lp;
-	uint32_t i, pl, k = 0;
+	uint32_t i, pl, sub, len = 0;
+	size_t need = (size_t)n * k * fb->q + 1;
 	int r;
 
+	if (need > a->list_cap) {
+		int *l = realloc(a->list, sizeof(int) * need);
+
+		if (!l)
+			return LEC_NOMEM;
+		a->list = l;
+		a->list_cap = need;
+	}
 	for (i = 0; i < n; i++) {
 		struct fors_xfer *x = &a->s->xfers[a->pend[i]];
 		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
@@ -94,30 +106,86 @@ static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t sub,
 
 		a->left[i] = (int)ls;
 		a->right[i] = (int)ld;
-		a->lstart[i] = (int)k;
-		for (pl = 0; pl < fb->q; pl++)
-			if (fors_plane_live(fb, ls, pl) &&
-			    fors_plane_live(fb, ld, pl))
-				a->list[k++] = (int)pl;
-		a->colour[i] = h >= 0 && fors_plane_live(fb, ls, (uint32_t)h) &&
+		a->lstart[i] = (int)len;
+		for (sub = 0; sub < k; sub++)
+			for (pl = 0; pl < fb->q; pl++)
+				if (fors_plane_live(fb, ls, pl) &&
+				    fors_plane_live(fb, ld, pl))
+					a->list[len++] = (int)(sub * fb->q + pl);
+		a->colour[i] = k == 1 && h >= 0 &&
+			       fors_plane_live(fb, ls, (uint32_t)h) &&
 			       fors_plane_live(fb, ld, (uint32_t)h) ? h : -1;
 	}
-	a->lstart[n] = (int)k;
-	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)fb->q,
+	a->lstart[n] = (int)len;
+	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)(k * fb->q),
 				   (int)n, a->left, a->right, a->lstart,
 				   a->list };
 	r = lec_solve(&lp, a->colour, &lec_default_budget);
-	if (r == LEC_NOMEM)
-		return FORS_ENOMEM;
-	for (i = 0, *left = 0; i < n; i++) {
-		if (a->colour[i] >= 0) {
-			a->s->xfers[a->pend[i]].plane = a->colour[i];
-			a->sub[a->pend[i] - a->s->start[p]] = sub;
-		} else {
-			a->pend[(*left)++] = a->pend[i];
+	if (r != LEC_SOLVED)
+		return r;
+	for (i = 0; i < n; i++) {
+		a->s->xfers[a->pend[i]].plane = a->colour[i] % (int)fb->q;
+		a->sub[a->pend[i] - a->s->start[p]] =
+			(uint32_t)a->colour[i] / fb->q;
+	}
+	return r;
+}
+
+/* Kuhn's augmenting path: transfer i into a plane alive at both leaves. */
+static int augment(const struct asg *a, const uint32_t *set, uint32_t i,
+		   int32_t *owner, uint32_t *seen, uint32_t stamp)
+{
+	const struct fors_xfer *x = &a->s->xfers[a->pend[set[i]]];
+	uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst), p;
+
+	for (p = 0; p < a->fb->q; p++) {
+		if (seen[p] == stamp || !fors_plane_live(a->fb, ls, p) ||
+		    !fors_plane_live(a->fb, ld, p))
+			continue;
+		seen[p] = stamp;
+		if (owner[p] < 0 ||
+		    augment(a, set, (uint32_t)owner[p], owner, seen, stamp)) {
+			owner[p] = (int32_t)i;
+			return 1;
 		}
 	}
 	return 0;
+}
+
+/*
+ * A lower bound on the sub-phases n pending transfers need: a sub-phase
+ * places at most nu of the transfers of one leaf, nu the largest matching
+ * of them into planes alive at both ends.
+ */
+static uint32_t sub_bound(const struct asg *a, uint32_t n)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t *set = malloc(sizeof(uint32_t) * (n + 1));
+	uint32_t *seen = calloc(fb->q + 1, sizeof(uint32_t));
+	int32_t *owner = malloc(sizeof(int32_t) * (fb->q + 1));
+	uint32_t side, l, i, best = 1, stamp = 0;
+
+	for (side = 0; set && seen && owner && side < 2; side++) {
+		for (l = 0; l < fb->m1; l++) {
+			uint32_t k = 0, nu = 0;
+
+			for (i = 0; i < n; i++) {
+				const struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+
+				if (leaf_of(a, side ? x->dst : x->src) == l)
+					set[k++] = i;
+			}
+			memset(owner, 0xff, sizeof(int32_t) * fb->q);
+			for (i = 0; i < k; i++)
+				nu += augment(a, set, i, owner, seen, ++stamp);
+			if (nu && (k + nu - 1) / nu > best)
+				best = (k + nu - 1) / nu;
+		}
+	}
+	free(set);
+	free(seen);
+	free(owner);
+	return best;
 }
 
 /* Emit the transfers of phase p that belong to sub-phase sub. */
@@ -131,12 +199,28 @@ static void emit(struct asg *a, uint32_t p, uint32_t sub)
 			a->ox[a->on++] = s->xfers[i];
 }
 
+/*
+ * The fewest sub-phases: k from the counting bound up, each smaller k
+ * proven infeasible by the solver (or counted as unproven).
+ */
+static int split(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
+{
+	int r;
+
+	for (*k = sub_bound(a, n) > 2 ? sub_bound(a, n) : 2;; (*k)++) {
+		r = colour(a, p, n, *k);
+		if (r == LEC_SOLVED || r == LEC_NOMEM)
+			return r == LEC_NOMEM ? FORS_ENOMEM : 0;
+		a->info->unproven += r == LEC_UNKNOWN;
+	}
+}
+
 static int phase(struct asg *a, uint32_t p)
 {
 	struct fors_schedule *s = a->s;
-	uint32_t n = 0, left, sub = 0;
+	uint32_t n = 0, k = 1, sub;
 	size_t i;
-	int r;
+	int r = LEC_SOLVED;
 
 	ranks(a, p);
 	for (i = s->start[p]; i < s->start[p + 1]; i++) {
@@ -146,26 +230,30 @@ static int phase(struct asg *a, uint32_t p)
 		a->sub[i - s->start[p]] = 0;
 		if (leaf_of(a, x->src) == leaf_of(a, x->dst))
 			continue;
-		if (a->info->method == FORS_METHOD_ALG2)
+		if (a->info->method == FORS_METHOD_ALG2) {
 			x->plane = alg2_plane(a, x);
-		else
-			a->pend[n++] = (uint32_t)i;
-	}
-	for (;;) {
-		left = 0;
-		if (n) {
-			r = colour(a, p, n, sub, &left);
-			if (r)
-				return r;
+			continue;
 		}
+		a->pend[n++] = (uint32_t)i;
+	}
+	if (n)
+		r = colour(a, p, n, 1);
+	if (r == LEC_NOMEM)
+		return FORS_ENOMEM;
+	if (r != LEC_SOLVED) {
+		a->info->unproven += r == LEC_UNKNOWN;
+		r = split(a, p, n, &k);
+		if (r)
+			return r;
+		a->info->split += k - 1;
+	}
+	for (sub = 0; sub < k; sub++) {
 		emit(a, p, sub);
 		r = new_phase(a);
-		if (r || !left)
+		if (r)
 			return r;
-		a->info->split++;
-		sub++;
-		n = left;
 	}
+	return 0;
 }
 
 static int setup(struct asg *a)
@@ -186,10 +274,8 @@ static int setup(struct asg *a)
 	a->right = malloc(sizeof(int) * (m + 1));
 	a->lstart = malloc(sizeof(int) * (m + 1));
 	a->colour = malloc(sizeof(int) * (m + 1));
-	a->list = malloc(sizeof(int) * ((size_t)m * fb->q + 1));
 	if (!a->order || !a->rank || !a->ox || !a->ostart || !a->pend ||
-	    !a->sub || !a->left || !a->right || !a->lstart || !a->colour ||
-	    !a->list)
+	    !a->sub || !a->left || !a->right || !a->lstart || !a->colour)
 		return FORS_ENOMEM;
 	for (p = 0; p < fb->q; p++)
 		if (!fb->impacted[p])
@@ -225,7 +311,7 @@ int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
 	uint32_t p;
 	int r;
 
-	info->split = 0;
+	info->split = info->unproven = 0;
 	if (s->m0 != fb->m0 || s->m1 != fb->m1 || s->f != fb->f) {
 		fors_error_set(err, "the schedule was not built for this fabric");
 		return FORS_EINVAL;

@@ -35,15 +35,15 @@ static int schedule(struct fors_route *r, struct fors_error *err)
 	return e;
 }
 
-static int method_key(struct fors_schedule *s, enum fors_method m)
+/* `method`, and `split` when phases had to be added. */
+static int keys(struct fors_route *r)
 {
-	s->extra = calloc(1, sizeof(*s->extra));
-	if (!s->extra)
+	char n[16];
+
+	if (fors_schedule_add_key(r->s, "method", fors_method_name(r->assign.method)))
 		return FORS_ENOMEM;
-	s->nextra = 1;
-	s->extra[0].key = strdup("method");
-	s->extra[0].value = strdup(fors_method_name(m));
-	return s->extra[0].key && s->extra[0].value ? 0 : FORS_ENOMEM;
+	snprintf(n, sizeof(n), "%u", r->assign.split);
+	return r->assign.split ? fors_schedule_add_key(r->s, "split", n) : 0;
 }
 
 int fors_route_compute(const struct fors_topology *live,
@@ -70,7 +70,7 @@ int fors_route_compute(const struct fors_topology *live,
 				    &r->lfts, err);
 	if (!e)
 		e = fors_lfts_annotate(r->lfts, live, r->fb, r->s, err);
-	if (!e && method_key(r->s, r->assign.method)) {
+	if (!e && keys(r)) {
 		fors_error_set(err, "out of memory");
 		e = FORS_ENOMEM;
 	}

@@ -236,21 +236,6 @@ static int header(struct rd *r)
 	return 0;
 }
 
-static int add_extra(struct rd *r, const char *k, const char *v)
-{
-	struct fors_schedule *s = r->s;
-	struct fors_kv *x = realloc(s->extra, sizeof(*x) * (s->nextra + 1));
-
-	if (!x)
-		return FORS_ENOMEM;
-	s->extra = x;
-	x[s->nextra].key = strdup(k);
-	x[s->nextra].value = strdup(v);
-	s->nextra++;
-	return x[s->nextra - 1].key && x[s->nextra - 1].value ? 0 :
-	       FORS_ENOMEM;
-}
-
 static const char *const fabric_keys[] = {
 	"hosts-per-leaf", "leaves", "planes", "reduction", "impacted", "lmc",
 	"phases",
@@ -266,7 +251,7 @@ static int fabric_key(struct rd *r, int i, uint64_t *vals, int *have)
 	for (j = 0; j < NKEYS && strcmp(k, fabric_keys[j]); j++)
 		;
 	if (j == NKEYS)
-		return add_extra(r, k, v);
+		return fors_schedule_add_key(r->s, k, v);
 	if (have[j])
 		return bad(r, "key '%s' given twice", k);
 	have[j] = 1;

@@ -53,6 +53,21 @@ void fors_schedule_free(struct fors_schedule *s)
 	free(s);
 }
 
+int fors_schedule_add_key(struct fors_schedule *s, const char *key,
+			  const char *value)
+{
+	struct fors_kv *x = realloc(s->extra, sizeof(*x) * (s->nextra + 1));
+
+	if (!x)
+		return FORS_ENOMEM;
+	s->extra = x;
+	x[s->nextra].key = strdup(key);
+	x[s->nextra].value = strdup(value);
+	s->nextra++;
+	return x[s->nextra - 1].key && x[s->nextra - 1].value ? 0 :
+	       FORS_ENOMEM;
+}
+
 /* Intra-leaf edges bucketed by phase: edges of phase p are at [st[p]..). */
 static int bucket(const uint32_t *phase, uint32_t ne, uint32_t n,
 		  uint32_t **st, uint32_t **ed)

@@ -114,15 +114,26 @@ static int check_coverage(struct ctx *c)
 	return n == c->hosts ? FORS_OK : 1;
 }
 
+/* Phases a router declared it had to add (`split N`), 0 if none. */
+static uint32_t declared_split(const struct fors_schedule *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nextra; i++)
+		if (!strcmp(s->extra[i].key, "split"))
+			return (uint32_t)strtoul(s->extra[i].value, NULL, 10);
+	return 0;
+}
+
 static int check_count(struct ctx *c, int all_present)
 {
 	const struct fors_schedule *s = c->s;
-	uint32_t pf = fors_pf(s->m0, s->m1, s->f);
+	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared_split(s);
 
-	if (all_present && s->f > s->m0 / s->m1 && s->nphases != pf) {
+	if (all_present && s->f > s->m0 / s->m1 && s->nphases != pf + split) {
 		fors_error_set(c->err,
-			       "%u phases where the optimum P_f is %u",
-			       s->nphases, pf);
+			       "%u phases where the optimum P_f is %u%s",
+			       s->nphases, pf, split ? " plus the declared split" : "");
 		return FORS_EVERIFY;
 	}
 	return FORS_OK;

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The routing pipeline, verified as `fors check` verifies it: the LFTs are
+ * written as a dump, read back, and every transfer is followed hop by hop.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/check.h"
+#include "fors/lftfile.h"
+#include "fors/route.h"
+#include "fabric_util.h"
+#include "suite.h"
+
+static struct fors_lft_dump *dump_of(const struct fors_route *r)
+{
+	struct fors_lft_dump *d;
+	struct fors_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fors_lfts_write(f, r->lfts, r->live, r->fb), 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	ck_assert_int_eq(fors_lft_dump_read(f, "dump", &d, &err), FORS_OK);
+	fclose(f);
+	free(buf);
+	return d;
+}
+
+static uint32_t lmc_for(uint32_t q)
+{
+	uint32_t l = 0;
+
+	while ((1u << l) < q)
+		l++;
+	return l;
+}
+
+/* Route, verify through a dump; returns the route for further checks. */
+static struct fors_route *route_ok(const struct fors_topology *live,
+				   const struct fors_topology *ref,
+				   uint32_t lmc, const char *what)
+{
+	struct fors_route_opts o = { lmc, 0 };
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	struct fors_route *r;
+	struct fors_error err;
+	int e;
+
+	e = fors_route_compute(live, ref, &o, &r, &err);
+	ck_assert_msg(e == FORS_OK, "%s: %s", what, err.msg);
+	d = dump_of(r);
+	e = fors_check_routes(live, d, r->s, &rep, &err);
+	ck_assert_msg(e == FORS_OK, "%s: %s (%u shared, %u undelivered, %u unreachable, schedule %u)",
+		      what, rep.nkept ? rep.kept[0] : err.msg, rep.shared,
+		      rep.undelivered, rep.unreachable, rep.schedule);
+	ck_assert_uint_eq(rep.max_load, 1);
+	/* a phase is split only when proven infeasible, and minimally */
+	ck_assert_msg(r->assign.unproven == 0, "%s: %u phases split unproven",
+		      what, r->assign.unproven);
+	fors_lft_dump_free(d);
+	return r;
+}
+
+/* The paper numbers leaves SW0..17 and spines SW18..37 (Fig. 2). */
+struct scenario {
+	const char *name;
+	uint32_t cuts[9][2];	/* leaf, spine (paper numbering) */
+	uint32_t ncuts;
+	uint32_t dead[4];
+	uint32_t ndead;
+	uint32_t f, m;
+};
+
+static const struct scenario paper[] = {
+	{ "1F SW0", { { 0, 25 } }, 1, { 0 }, 0, 1, 1 },
+	{ "2F SW0", { { 0, 25 }, { 0, 31 } }, 2, { 0 }, 0, 2, 2 },
+	{ "3F SW0", { { 0, 25 }, { 0, 31 }, { 0, 36 } }, 3, { 0 }, 0, 3, 3 },
+	{ "1F SW0,5,11", { { 0, 18 }, { 5, 19 }, { 11, 20 } }, 3, { 0 }, 0, 1, 3 },
+	{ "2F SW0,5,11", { { 0, 18 }, { 0, 19 }, { 5, 20 }, { 5, 21 },
+			   { 11, 22 }, { 11, 23 } }, 6, { 0 }, 0, 2, 6 },
+	{ "3F SW0,5,11", { { 0, 18 }, { 0, 19 }, { 0, 20 }, { 5, 21 },
+			   { 5, 22 }, { 5, 23 }, { 11, 24 }, { 11, 25 },
+			   { 11, 26 } }, 9, { 0 }, 0, 3, 9 },
+	{ "SW18,19", { { 0 } }, 0, { 18, 19 }, 2, 2, 2 },
+	{ "SW18,19,22,23", { { 0 } }, 0, { 18, 19, 22, 23 }, 4, 4, 4 },
+};
+
+START_TEST(paper_scenarios)
+{
+	const struct scenario *sc = &paper[_i];
+	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+	uint32_t i;
+
+	for (i = 0; i < sc->ncuts; i++)
+		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
+	for (i = 0; i < sc->ndead; i++)
+		dead[sc->dead[i] - 18] = 1;
+	live = gen_topology(&g);
+	ref = gen_topology(&h);
+	r = route_ok(live, ref, 5, sc->name);
+	ck_assert_uint_eq(r->fb->f, sc->f);
+	ck_assert_uint_eq(r->fb->m, sc->m);
+	ck_assert_int_eq(r->assign.method, sc->m <= sc->f ? FORS_METHOD_ALG2 :
+						 FORS_METHOD_LEC);
+	ck_assert_uint_eq(r->assign.split, 0);
+	if (sc->f > 1)	/* the FORS theorem: floor(M0/M1) = 1 < f */
+		ck_assert_uint_eq(r->s->nphases, fors_pf(20, 18, sc->f));
+	else
+		ck_assert_uint_eq(r->s->nphases, 361);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
+ * Fig. 5: links 0-8 and 1-9 broken, so leaf 0 has two paths to leaf 1 and
+ * three to the others: f = 1 but m = 2, beyond Algorithm 2.
+ */
+START_TEST(fig5)
+{
+	uint8_t failed[4 * 3] = { 0 };
+	struct fors_netgen g = { 3, 4, 3, 1, NULL, 0, failed, NULL };
+	struct fors_topology *live;
+	struct fors_route *r;
+
+	failed[0 * 3 + 0] = failed[1 * 3 + 1] = 1;
+	live = gen_topology(&g);
+	r = route_ok(live, NULL, 2, "Fig. 5");
+	ck_assert_uint_eq(r->fb->f, 1);
+	ck_assert_uint_eq(r->fb->m, 2);
+	ck_assert_int_eq(r->assign.method, FORS_METHOD_LEC);
+	fors_route_free(r);
+	fors_topology_free(live);
+}
+END_TEST
+
+static uint64_t rng;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)rng;
+}
+
+/* Cut cables at random up to a share of the bandwidth; 1 if refusable. */
+static void cut_random(struct fors_netgen *g, uint8_t *failed, uint32_t max)
+{
+	uint32_t n = rnd() % (max + 1), i;
+	size_t total = (size_t)g->m1 * g->nspines * g->cables;
+
+	for (i = 0; i < n; i++)
+		failed[rnd() % total] = 1;
+}
+
+/* Seeded random fabrics: every result verified, or refused for cause. */
+START_TEST(random_fabrics)
+{
+	int trial, routed = 0, refused = 0;
+
+	rng = 0x5eed0000u + (uint64_t)_i;
+	for (trial = 0; trial < 40; trial++) {
+		uint32_t m0 = 2 + rnd() % 7, m1 = 2 + rnd() % 5;
+		uint32_t cables = 1 + rnd() % 2;
+		uint32_t qr = m0 + rnd() % 5, qw = qr > 2 ? qr - 2 : 1;
+		uint32_t ns = (qw + cables - 1) / cables;	/* q may be < m0 */
+		uint8_t *absent = calloc(m0 * m1, 1);
+		uint8_t *failed = calloc(m1 * ns * cables, 1);
+		struct fors_netgen g = { m0, m1, ns, cables, absent, 0,
+					 failed, NULL };
+		struct fors_netgen h = g;
+		struct fors_topology *live, *ref;
+		struct fors_route_opts o;
+		struct fors_route *r;
+		struct fors_error err;
+		uint32_t i;
+		char what[128];
+
+		ck_assert(absent && failed);
+		g.dual = rnd() % 3 == 0 ? 1 + rnd() % m0 : 0;
+		h.dual = g.dual;
+		h.failed = NULL;
+		for (i = 0; i < m0 * m1; i++)	/* slot 0 of a leaf stays */
+			absent[i] = i % m0 && rnd() % 6 == 0;
+		cut_random(&g, failed, m1 * ns * cables / 2);
+		live = gen_topology(&g);
+		ref = gen_topology(&h);
+		o.lmc = lmc_for(ns * cables);
+		o.renumber_lids = 0;
+		snprintf(what, sizeof(what), "trial %d: FT(2;%u,%u) %u spines x %u, dual %u",
+			 trial, m0, m1, ns, cables, g.dual);
+		if (fors_route_compute(live, ref, &o, &r, &err) == FORS_OK) {
+			fors_route_free(r);
+			r = route_ok(live, ref, o.lmc, what);
+			if (r->fb->f > m0 / m1 && r->fb->nhosts == m0 * m1)
+				ck_assert_uint_eq(r->s->nphases,
+						  fors_pf(m0, m1, r->fb->f) +
+						  r->assign.split);
+			fors_route_free(r);
+			routed++;
+		} else {
+			ck_assert_msg(strstr(err.msg, "share no live plane") ||
+				      strstr(err.msg, "no live uplink"),
+				      "%s: %s", what, err.msg);
+			refused++;
+		}
+		fors_topology_free(live);
+		fors_topology_free(ref);
+		free(absent);
+		free(failed);
+	}
+	ck_assert_int_gt(routed, 20);
+}
+END_TEST
+
+/* Up to half the bandwidth lost at random on FT(2;20,18). */
+START_TEST(lhcb_random_failures)
+{
+	uint8_t failed[18 * 20];
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
+	struct fors_topology *live, *ref = gen_topology(&h);
+	struct fors_route *r;
+	uint32_t i, n;
+
+	rng = 0xfa11u + (uint64_t)_i;
+	memset(failed, 0, sizeof(failed));
+	n = 1 + rnd() % 40;
+	for (i = 0; i < n; i++)
+		failed[rnd() % (18 * 20)] = 1;
+	live = gen_topology(&g);
+	r = route_ok(live, ref, 5, "FT(2;20,18) random failures");
+	ck_assert_uint_eq(r->assign.split, 0);
+	if (r->fb->f > 1)
+		ck_assert_uint_eq(r->s->nphases, fors_pf(20, 18, r->fb->f));
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/* mFtree: the two ports of a node get designated planes on two spines. */
+START_TEST(dual_port_hosts_on_two_spines)
+{
+	uint8_t failed[4 * 4] = { 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, failed, NULL };
+	struct fors_netgen h = g;
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+	uint32_t a, b, pairs = 0;
+
+	h.failed = NULL;
+	failed[1 * 4 + 0] = 1;	/* leaf 1 loses spine 0 */
+	live = gen_topology(&g);
+	ref = gen_topology(&h);
+	r = route_ok(live, ref, 2, "dual-port hosts");
+	for (a = 0; a < r->fb->nhosts; a++) {
+		for (b = a + 1; b < r->fb->nhosts; b++) {
+			if (r->fb->hosts[a].node != r->fb->hosts[b].node)
+				continue;
+			pairs++;
+			ck_assert_uint_ne(r->fb->plane_spine[r->lfts->designated[a]],
+					  r->fb->plane_spine[r->lfts->designated[b]]);
+		}
+	}
+	ck_assert_uint_eq(pairs, 4);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+static struct fors_topology *fixture(const char *file)
+{
+	const char *dir = getenv("srcdir");
+	struct fors_topology *t;
+	struct fors_error err;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/tests/data/%s", dir ? dir : ".", file);
+	ck_assert_msg(fors_topology_read_file(path, &t, &err) == FORS_OK, "%s",
+		      err.msg);
+	return t;
+}
+
+/* The lab's own LIDs (LMC 1) are used as they are. */
+START_TEST(real_lab_lids)
+{
+	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
+	struct fors_route *r = route_ok(t, NULL, 1, "lab FT(2;2,2)");
+
+	ck_assert_uint_eq(r->lfts->host_lid[0], 8);
+	ck_assert_uint_eq(r->lfts->sw_lid[0], 2);
+	fors_route_free(r);
+	fors_topology_free(t);
+}
+END_TEST
+
+START_TEST(refusals)
+{
+	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2.txt");
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
+	struct fors_topology *big = gen_topology(&g);
+	struct fors_route_opts o = { 1, 0 };
+	struct fors_route *r;
+	struct fors_error err;
+
+	/* LIDs 1, 5, 7, 8 of an LMC 0 subnet cannot carry LMC 1 */
+	ck_assert_int_eq(fors_route_compute(t, NULL, &o, &r, &err), FORS_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not aligned to the LMC"));
+	o.renumber_lids = 1;
+	ck_assert_int_eq(fors_route_compute(t, NULL, &o, &r, &err), FORS_OK);
+	fors_route_free(r);
+	o.lmc = 4;
+	ck_assert_int_eq(fors_route_compute(big, NULL, &o, &r, &err), FORS_EINVAL);
+	ck_assert_str_eq(err.msg, "LMC 4 gives too few LIDs per host for the planes: 20 planes need LMC 5");
+	fors_topology_free(t);
+	fors_topology_free(big);
+}
+END_TEST
+
+/* OpenSM's own dump, read and checked: minhop shares links. */
+START_TEST(checks_opensm_dump)
+{
+	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
+	struct fors_route_opts o = { 1, 0 };
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	struct fors_route *r;
+	struct fors_error err;
+	const char *dir = getenv("srcdir");
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/tests/data/opensm-lfts-ft-2-2-lmc1.dump",
+		 dir ? dir : ".");
+	ck_assert_int_eq(fors_lft_dump_read_file(path, &d, &err), FORS_OK);
+	ck_assert_uint_eq(d->nsw, 4);
+	ck_assert_uint_eq(d->sw[0].guid, 0x200000);
+	ck_assert_str_eq(d->sw[0].desc, "L0");
+	ck_assert_uint_eq(d->sw[0].port[0xd], 6);
+	ck_assert_int_eq(fors_route_compute(t, NULL, &o, &r, &err), FORS_OK);
+	/* OpenSM routes every LID; fors's DLIDs through them may collide */
+	ck_assert_int_ne(fors_check_routes(t, d, r->s, &rep, &err), FORS_EINVAL);
+	ck_assert_uint_eq(rep.unreachable, 0);
+	ck_assert_uint_eq(rep.undelivered, 0);
+	fors_route_free(r);
+	fors_lft_dump_free(d);
+	fors_topology_free(t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("route");
+	TCase *tc = tcase_create("route");
+
+	tcase_add_loop_test(tc, paper_scenarios, 0,
+			    sizeof(paper) / sizeof(paper[0]));
+	tcase_add_test(tc, fig5);
+	tcase_add_loop_test(tc, random_fabrics, 0, 8);
+	tcase_add_loop_test(tc, lhcb_random_failures, 0, 6);
+	tcase_add_test(tc, dual_port_hosts_on_two_spines);
+	tcase_add_test(tc, real_lab_lids);
+	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, checks_opensm_dump);
+	tcase_set_timeout(tc, 0);
+	suite_add_tcase(su, tc);
+	return run_suite(su);
+}
