@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Bipartite list edge colouring in three stages: cheap necessary
- * conditions that prove some instances infeasible at once, a greedy
+ * conditions (Hall's condition at each vertex; each colour class a matching
+ * that together cover all edges and each cover the vertices that need
+ * every colour they have) that prove many instances infeasible at once, a greedy
  * colouring repaired by tabu search (an ejection chain: place an edge,
  * evict what it clashes with, place the evicted), and behind them an exact
  * depth-first search with forward checking that either finds a colouring
- * or proves there is none, within a node budget.
+ * or proves there is none, within a node budget: first on the core around
+ * the edges the repair could not place, then on the whole graph.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,7 @@ struct state {
 	long *tabu;		/* per list entry: move forbidden until */
 	uint64_t rng;
 	int *best;		/* the colouring with the fewest uncoloured */
+	int *path;		/* scratch for alternating paths */
 	int nbest;
 };
 
@@ -147,6 +151,76 @@ static void evict(struct state *s, int x, int c, long until)
 	unassign(s, x);
 }
 
+/*
+ * The c/d alternating path from right vertex v, which has c but not d.
+ * Fills path[] and returns its length, or -1 if some edge on it cannot take
+ * the other colour (its list lacks it), which makes the swap invalid.
+ */
+static int kempe_path(struct state *s, int v, int c, int d, int *path)
+{
+	const struct lec_problem *p = s->p;
+	int n = 0, side = 1, cur = v, col = c;
+
+	for (;;) {
+		int e = side ? s->atr[(size_t)cur * p->ncolours + col] :
+			       s->atl[(size_t)cur * p->ncolours + col];
+
+		if (e < 0)
+			return n;
+		if (n == p->nedges || !in_list(p, e, col == c ? d : c))
+			return -1;
+		path[n++] = e;
+		cur = side ? p->left[e] : p->right[e];
+		side = !side;
+		col = col == c ? d : c;
+	}
+}
+
+/*
+ * Konig's move, as in his proof that bipartite graphs are edge-colourable
+ * with max-degree colours: with c free at u and d free at v, swap c and d
+ * along the alternating path from v; c is then free at both ends of (u, v).
+ * The path never reaches u. Valid when every edge on it lists the other
+ * colour.
+ */
+static int kempe(struct state *s, int e, int *path)
+{
+	const struct lec_problem *p = s->p;
+	int u = p->left[e], v = p->right[e], i, j, k;
+
+	for (i = p->lstart[e]; i < p->lstart[e + 1]; i++) {
+		int c = p->list[i];
+
+		if (s->atl[(size_t)u * p->ncolours + c] >= 0)
+			continue;
+		for (j = p->lstart[e]; j < p->lstart[e + 1]; j++) {
+			int d = p->list[j], n;
+
+			if (d == c || s->atr[(size_t)v * p->ncolours + d] >= 0)
+				continue;
+			n = kempe_path(s, v, c, d, path);
+			if (n < 0)
+				continue;
+			for (k = 0; k < n; k++) {
+				int x = path[k], cx = s->colour[x];
+
+				*atl(s, x, cx) = -1;
+				*atr(s, x, cx) = -1;
+			}
+			for (k = 0; k < n; k++) {
+				int x = path[k], cx = s->colour[x] == c ? d : c;
+
+				s->colour[x] = cx;
+				*atl(s, x, cx) = x;
+				*atr(s, x, cx) = x;
+			}
+			assign(s, e, c);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* One ejection-chain move: colour an uncoloured edge, evict its clashes. */
 static void tabu_move(struct state *s, long iter)
 {
@@ -154,6 +228,8 @@ static void tabu_move(struct state *s, long iter)
 	int e = s->unc[rnd(s) % s->nunc];
 	int best = -1, bestscore = 0, k;
 
+	if (kempe(s, e, s->path))
+		return;
 	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
 		int c = p->list[k];
 		int x = *atl(s, e, c), y = *atr(s, e, c);
@@ -250,6 +326,153 @@ static int vertex_hall(const struct lec_problem *p, const int *vstart,
 	free(owner);
 	free(seen);
 	return ok;
+}
+
+/* Kuhn's augmenting path from vertex x (left if side is 0) in one colour. */
+static int augment_colour(const struct lec_problem *p, const int *edges,
+			  int n, int side, int x, int *mate, int *seen,
+			  int stamp)
+{
+	const int *from = side ? p->right : p->left;
+	const int *to = side ? p->left : p->right;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int e = edges[i], y = to[e];
+
+		if (from[e] != x || seen[y] == stamp)
+			continue;
+		seen[y] = stamp;
+		if (mate[y] < 0 || augment_colour(p, edges, n, side, mate[y],
+						  mate, seen, stamp)) {
+			mate[y] = x;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+struct cc {
+	const struct lec_problem *p;
+	int *cs, *ce;		/* edges by colour (CSR) */
+	int *mate, *seen, stamp;
+	uint8_t *tight[2];	/* vertex has as many edges as colours */
+	uint8_t *done;
+};
+
+/*
+ * Match one colour's edges from one side: tight vertices first, since a
+ * tight vertex must use every colour it has. Returns the matching size, or
+ * -1 when a tight vertex cannot be matched.
+ */
+static int colour_matching(struct cc *x, int c, int side)
+{
+	const struct lec_problem *p = x->p;
+	const int *from = side ? p->right : p->left;
+	int nv = side ? p->nleft : p->nright, n = x->cs[c + 1] - x->cs[c];
+	int pass, k, size = 0;
+
+	memset(x->mate, 0xff, sizeof(int) * nv);
+	memset(x->done, 0, side ? p->nright : p->nleft);
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < n; k++) {
+			int v = from[x->ce[x->cs[c] + k]], got;
+
+			if (x->done[v] || x->tight[side][v] != !pass)
+				continue;
+			x->done[v] = 1;
+			got = augment_colour(p, x->ce + x->cs[c], n, side, v,
+					     x->mate, x->seen, ++x->stamp);
+			if (!got && !pass)
+				return -1;
+			size += got;
+		}
+	}
+	return size;
+}
+
+/* Vertices whose edges have exactly as many distinct colours as edges. */
+static void tight_vertices(struct cc *x, int side, const int *vs,
+			   const int *ve, int nv)
+{
+	const struct lec_problem *p = x->p;
+	int v, i, k, distinct;
+
+	for (v = 0; v < nv; v++) {
+		x->stamp++;
+		distinct = 0;
+		for (i = vs[v]; i < vs[v + 1]; i++) {
+			int e = ve[i];
+
+			for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
+				if (x->seen[p->list[k]] == x->stamp)
+					continue;
+				x->seen[p->list[k]] = x->stamp;
+				distinct++;
+			}
+		}
+		x->tight[side][v] = distinct == vs[v + 1] - vs[v];
+	}
+}
+
+/*
+ * Necessary conditions on the colour classes, each a matching: together
+ * they must cover all edges (their maximum matchings add up), and each
+ * must cover every tight vertex that has its colour.
+ */
+static int colour_checks(struct cc *x, const int *ls, const int *le,
+			 const int *rs, const int *re)
+{
+	const struct lec_problem *p = x->p;
+	int nl = p->lstart[p->nedges], c, e, k, total = 0, m;
+
+	for (k = 0; k < nl; k++)
+		x->cs[p->list[k] + 1]++;
+	for (c = 0; c < p->ncolours; c++)
+		x->cs[c + 1] += x->cs[c];
+	for (e = 0; e < p->nedges; e++)
+		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++)
+			x->ce[x->cs[p->list[k]]++] = e;
+	for (c = p->ncolours; c > 0; c--)
+		x->cs[c] = x->cs[c - 1];
+	x->cs[0] = 0;
+	tight_vertices(x, 0, ls, le, p->nleft);
+	tight_vertices(x, 1, rs, re, p->nright);
+	for (c = 0; c < p->ncolours; c++) {
+		m = colour_matching(x, c, 0);
+		if (m < 0 || colour_matching(x, c, 1) < 0)
+			return 0;
+		total += m;
+	}
+	return total >= p->nedges;
+}
+
+static int colour_capacity(const struct lec_problem *p, const int *ls,
+			   const int *le, const int *rs, const int *re)
+{
+	int nv = (p->nleft > p->nright ? p->nleft : p->nright) + 1;
+	int big = nv > p->ncolours ? nv : p->ncolours + 1;
+	struct cc x = { .p = p };
+	int r = -1;
+
+	x.cs = calloc(p->ncolours + 2, sizeof(int));
+	x.ce = malloc(sizeof(int) * (p->lstart[p->nedges] + 1));
+	x.mate = malloc(sizeof(int) * nv);
+	x.seen = calloc(big, sizeof(int));
+	x.tight[0] = malloc(nv);
+	x.tight[1] = malloc(nv);
+	x.done = malloc(nv);
+	if (x.cs && x.ce && x.mate && x.seen && x.tight[0] && x.tight[1] &&
+	    x.done)
+		r = colour_checks(&x, ls, le, rs, re);
+	free(x.cs);
+	free(x.ce);
+	free(x.mate);
+	free(x.seen);
+	free(x.tight[0]);
+	free(x.tight[1]);
+	free(x.done);
+	return r;
 }
 
 /* Incidence lists (CSR) of one side of the graph. */
@@ -398,9 +621,9 @@ static int prechecks(const struct lec_problem *p, const int *ls,
 		if (p->lstart[e + 1] == p->lstart[e])
 			return 0;
 	r = vertex_hall(p, ls, le, p->nleft);
-	if (r != 1)
-		return r;
-	return vertex_hall(p, rs, re, p->nright);
+	if (r == 1)
+		r = vertex_hall(p, rs, re, p->nright);
+	return r == 1 ? colour_capacity(p, ls, le, rs, re) : r;
 }
 
 /* Proven infeasible: a greedy partial colouring is all the caller gets. */
@@ -416,6 +639,78 @@ static int partial(struct state *s, int *colour)
 	greedy(s, order, NULL);
 	free(order);
 	return LEC_INFEASIBLE;
+}
+
+struct sub {
+	struct lec_problem p;
+	int *left, *right, *lstart, *list, *colour;
+};
+
+static void sub_free(struct sub *u)
+{
+	free(u->left);
+	free(u->right);
+	free(u->lstart);
+	free(u->list);
+	free(u->colour);
+}
+
+/* The edges at the endpoints of the best colouring's uncoloured edges. */
+static int core(const struct state *s, struct sub *u)
+{
+	const struct lec_problem *p = s->p;
+	uint8_t *inl = calloc(p->nleft + 1, 1), *inr = calloc(p->nright + 1, 1);
+	int e, k, n = 0, len = 0, r = -1;
+
+	memset(u, 0, sizeof(*u));
+	u->left = malloc(sizeof(int) * (p->nedges + 1));
+	u->right = malloc(sizeof(int) * (p->nedges + 1));
+	u->lstart = malloc(sizeof(int) * (p->nedges + 1));
+	u->colour = malloc(sizeof(int) * (p->nedges + 1));
+	u->list = malloc(sizeof(int) * (p->lstart[p->nedges] + 1));
+	if (!inl || !inr || !u->left || !u->right || !u->lstart ||
+	    !u->colour || !u->list)
+		goto out;
+	for (e = 0; e < p->nedges; e++)
+		if (s->best[e] < 0)
+			inl[p->left[e]] = inr[p->right[e]] = 1;
+	for (e = 0; e < p->nedges; e++) {
+		if (!inl[p->left[e]] && !inr[p->right[e]])
+			continue;
+		u->left[n] = p->left[e];
+		u->right[n] = p->right[e];
+		u->colour[n] = -1;
+		u->lstart[n++] = len;
+		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++)
+			u->list[len++] = p->list[k];
+	}
+	u->lstart[n] = len;
+	u->p = (struct lec_problem){ p->nleft, p->nright, p->ncolours, n,
+				     u->left, u->right, u->lstart, u->list };
+	r = n < p->nedges;
+out:
+	free(inl);
+	free(inr);
+	return r;
+}
+
+/*
+ * Refute the core instead of the whole: where the edges around the
+ * conflict admit no colouring, the graph admits none, and the exact search
+ * decides a small core far sooner than the whole graph. 1 refuted, 0 not.
+ */
+static int core_refuted(const struct state *s, long nodes)
+{
+	struct lec_budget b = { 0, -1, nodes, 1 };
+	struct sub u;
+	int r = core(s, &u);
+
+	if (r == 1)
+		r = lec_solve(&u.p, u.colour, &b);
+	sub_free(&u);
+	if (r == LEC_NOMEM || r < 0)
+		return -1;
+	return r == LEC_INFEASIBLE;
 }
 
 static int run(struct state *s, const struct lec_budget *b, int *colour,
@@ -443,8 +738,13 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 			goto out;
 		}
 	}
-	r = b->exact_nodes > 0 ?
-		exact_search(s, b->exact_nodes, ls, le, rs, re) : LEC_UNKNOWN;
+	r = LEC_UNKNOWN;
+	if (b->exact_nodes > 0 && b->restarts >= 0) {
+		t = core_refuted(s, b->exact_nodes);
+		r = t < 0 ? LEC_NOMEM : t ? LEC_INFEASIBLE : LEC_UNKNOWN;
+	}
+	if (b->exact_nodes > 0 && r == LEC_UNKNOWN)
+		r = exact_search(s, b->exact_nodes, ls, le, rs, re);
 	if (r != LEC_SOLVED && r != LEC_NOMEM)
 		memcpy(colour, s->best, sizeof(int) * p->nedges);
 out:
@@ -479,7 +779,9 @@ int lec_solve(const struct lec_problem *p, int *colour,
 	s.upos = malloc(sizeof(int) * n);
 	s.tabu = malloc(sizeof(long) * ((size_t)p->lstart[p->nedges] + 1));
 	s.best = malloc(sizeof(int) * n);
-	if (!s.atl || !s.atr || !s.unc || !s.upos || !s.tabu || !s.best)
+	s.path = malloc(sizeof(int) * n);
+	if (!s.atl || !s.atr || !s.unc || !s.upos || !s.tabu || !s.best ||
+	    !s.path)
 		r = LEC_NOMEM;
 	else if (r == 0)
 		r = partial(&s, colour);
@@ -491,6 +793,7 @@ int lec_solve(const struct lec_problem *p, int *colour,
 	free(s.upos);
 	free(s.tabu);
 	free(s.best);
+	free(s.path);
 out:
 	free(ls);
 	free(le);
