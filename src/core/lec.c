@@ -5,19 +5,21 @@
  * that together cover all edges and each cover the vertices that need
  * every colour they have) that prove many instances infeasible at once, a greedy
  * colouring repaired by tabu search (an ejection chain: place an edge,
- * evict what it clashes with, place the evicted), and behind them an exact
- * depth-first search with forward checking that either finds a colouring
+ * evict what it clashes with, place the evicted, or swap two colours along
+ * an alternating path), and behind them an exact depth-first search with
+ * forward checking and vertex propagation that either finds a colouring
  * or proves there is none, within a node budget: first on the core around
  * the edges the repair could not place, then on the whole graph.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lec.h"
 
 const struct lec_budget lec_default_budget = {
-	.repair_moves = 200000,
-	.restarts = 4,
+	.repair_moves = 20000,
+	.restarts = 1,
 	.exact_nodes = 200000,
 	.seed = 0x9e3779b97f4a7c15ull,
 };
@@ -151,6 +153,9 @@ static void evict(struct state *s, int x, int c, long until)
 	unassign(s, x);
 }
 
+/* Paths traced per move at most: long lists would make moves slow. */
+#define KEMPE_TRIES 64
+
 /*
  * The c/d alternating path from right vertex v, which has c but not d.
  * Fills path[] and returns its length, or -1 if some edge on it cannot take
@@ -186,18 +191,22 @@ static int kempe_path(struct state *s, int v, int c, int d, int *path)
 static int kempe(struct state *s, int e, int *path)
 {
 	const struct lec_problem *p = s->p;
-	int u = p->left[e], v = p->right[e], i, j, k;
+	int u = p->left[e], v = p->right[e], i, j, k, tries = KEMPE_TRIES;
 
+	for (i = p->lstart[e]; i < p->lstart[e + 1]; i++)
+		if (is_free(s, e, p->list[i]))
+			return 0;	/* a plain move colours it */
 	for (i = p->lstart[e]; i < p->lstart[e + 1]; i++) {
 		int c = p->list[i];
 
 		if (s->atl[(size_t)u * p->ncolours + c] >= 0)
 			continue;
-		for (j = p->lstart[e]; j < p->lstart[e + 1]; j++) {
+		for (j = p->lstart[e]; j < p->lstart[e + 1] && tries; j++) {
 			int d = p->list[j], n;
 
 			if (d == c || s->atr[(size_t)v * p->ncolours + d] >= 0)
 				continue;
+			tries--;
 			n = kempe_path(s, v, c, d, path);
 			if (n < 0)
 				continue;
@@ -508,6 +517,15 @@ struct exact {
 	int *avail;			/* free list colours per edge */
 	long nodes;
 	long budget;
+	int *cnt, *st, *open, stamp;	/* per colour, for vertex scans */
+	int ties;			/* equal choices seen, for tie-breaks */
+};
+
+/* What to branch on: an edge's colours, or a colour's edges at a vertex. */
+struct choice {
+	int e;			/* the edge, or -1 */
+	int v, side, c;		/* else: colour c must be used at vertex v */
+	int size;
 };
 
 /* Colour c is taken at the endpoints of e: update neighbours' counts. */
@@ -538,35 +556,139 @@ static int touch(struct exact *x, int e, int c, int delta)
 	return dead;
 }
 
+/*
+ * A vertex with as many uncoloured edges as open colours must use every
+ * one of them (more edges than colours: a dead end). A colour open to few
+ * of its edges is then a better branch than any edge: the hidden single of
+ * Sudoku solvers. Returns 0 at a dead end.
+ */
+static int scan_vertex(struct exact *x, int side, int v, struct choice *ch)
+{
+	struct state *s = x->s;
+	const struct lec_problem *p = s->p;
+	const int *vs = side ? x->rs : x->ls, *ve = side ? x->re : x->le;
+	int i, k, unc = 0, nopen = 0;
+
+	x->stamp++;
+	for (i = vs[v]; i < vs[v + 1]; i++) {
+		int g = ve[i];
+
+		if (s->colour[g] >= 0)
+			continue;
+		unc++;
+		for (k = p->lstart[g]; k < p->lstart[g + 1]; k++) {
+			int c = p->list[k];
+
+			if (!is_free(s, g, c))
+				continue;
+			if (x->st[c] != x->stamp) {
+				x->st[c] = x->stamp;
+				x->cnt[c] = 0;
+				x->open[nopen++] = c;
+			}
+			x->cnt[c]++;
+		}
+	}
+	if (unc > nopen)
+		return 0;
+	for (i = 0; unc && unc == nopen && i < nopen; i++) {
+		int c = x->open[i];
+
+		if (x->cnt[c] < ch->size ||
+		    (x->cnt[c] == ch->size && rnd(s) % ++x->ties == 0)) {
+			if (x->cnt[c] < ch->size)
+				x->ties = 1;
+			*ch = (struct choice){ -1, v, side, c, x->cnt[c] };
+		}
+	}
+	return 1;
+}
+
+static int choose(struct exact *x, struct choice *ch)
+{
+	struct state *s = x->s;
+	const struct lec_problem *p = s->p;
+	int i, v;
+
+	ch->e = -1;
+	ch->size = INT_MAX;
+	x->ties = 0;
+	for (i = 0; i < s->nunc; i++) {
+		int g = s->unc[i];
+
+		if (x->avail[g] < ch->size) {
+			ch->e = g;
+			ch->size = x->avail[g];
+			x->ties = 1;
+		} else if (x->avail[g] == ch->size && rnd(s) % ++x->ties == 0) {
+			ch->e = g;
+		}
+	}
+	for (v = 0; ch->size > 1 && v < p->nleft; v++)
+		if (!scan_vertex(x, 0, v, ch))
+			return 0;
+	for (v = 0; ch->size > 1 && v < p->nright; v++)
+		if (!scan_vertex(x, 1, v, ch))
+			return 0;
+	return ch->size > 0;
+}
+
+static int dfs(struct exact *x);
+
+static int try(struct exact *x, int e, int c)
+{
+	int dead = touch(x, e, c, -1), r;
+
+	assign(x->s, e, c);
+	r = dead ? 0 : dfs(x);
+	if (r)
+		return r;
+	unassign(x->s, e);
+	touch(x, e, c, +1);
+	return 0;
+}
+
 /* 1 solved, 0 exhausted this subtree, -1 budget spent. */
 static int dfs(struct exact *x)
 {
 	struct state *s = x->s;
 	const struct lec_problem *p = s->p;
-	int i, k, e = -1;
+	const int *vs, *ve;
+	struct choice ch;
+	int i, r, n, o;
 
 	if (s->nunc == 0)
 		return 1;
 	if (++x->nodes > x->budget)
 		return -1;
-	for (i = 0; i < s->nunc; i++) {
-		int g = s->unc[i];
+	if (!choose(x, &ch))
+		return 0;
+	if (ch.e >= 0) {
+		n = p->lstart[ch.e + 1] - p->lstart[ch.e];
+		o = (int)(rnd(s) % n);
 
-		if (e < 0 || x->avail[g] < x->avail[e])
-			e = g;
+		for (i = 0; i < n; i++) {
+			int c = p->list[p->lstart[ch.e] + (i + o) % n];
+
+			r = is_free(s, ch.e, c) ? try(x, ch.e, c) : 0;
+			if (r)
+				return r;
+		}
+		return 0;
 	}
-	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
-		int c = p->list[k], dead, r;
+	vs = ch.side ? x->rs : x->ls;
+	ve = ch.side ? x->re : x->le;
+	n = vs[ch.v + 1] - vs[ch.v];
+	o = (int)(rnd(s) % n);
+	for (i = 0; i < n; i++) {
+		int g = ve[vs[ch.v] + (i + o) % n];
 
-		if (!is_free(s, e, c))
+		if (s->colour[g] >= 0 || !in_list(p, g, ch.c) ||
+		    !is_free(s, g, ch.c))
 			continue;
-		dead = touch(x, e, c, -1);
-		assign(s, e, c);
-		r = dead ? 0 : dfs(x);
+		r = try(x, g, ch.c);
 		if (r)
 			return r;
-		unassign(s, e);
-		touch(x, e, c, +1);
 	}
 	return 0;
 }
@@ -575,20 +697,35 @@ static int exact_search(struct state *s, long budget, const int *ls,
 			const int *le, const int *rs, const int *re)
 {
 	const struct lec_problem *p = s->p;
-	struct exact x = { s, ls, le, rs, re, NULL, 0, budget };
+	struct exact x = { .s = s, .ls = ls, .le = le, .rs = rs, .re = re };
+	long limit, spent;
 	int e, r;
 
 	x.avail = malloc(sizeof(int) * (p->nedges ? p->nedges : 1));
-	if (!x.avail)
-		return LEC_NOMEM;
-	reset(s);
-	for (e = 0; e < p->nedges; e++)
-		x.avail[e] = p->lstart[e + 1] - p->lstart[e];
-	r = dfs(&x);
+	x.cnt = malloc(sizeof(int) * (p->ncolours + 1));
+	x.st = calloc(p->ncolours + 1, sizeof(int));
+	x.open = malloc(sizeof(int) * (p->ncolours + 1));
+	r = LEC_NOMEM;
+	if (!x.avail || !x.cnt || !x.st || !x.open)
+		goto out;
+	/* restarts with growing limits tame heavy tails; a finished run is a proof */
+	for (limit = 1000, spent = 0, r = -1; r < 0 && spent < budget;
+	     limit *= 2) {
+		reset(s);
+		for (e = 0; e < p->nedges; e++)
+			x.avail[e] = p->lstart[e + 1] - p->lstart[e];
+		x.nodes = 0;
+		x.budget = limit < budget - spent ? limit : budget - spent;
+		r = dfs(&x);
+		spent += x.nodes;
+	}
+	r = r > 0 ? LEC_SOLVED : r < 0 ? LEC_UNKNOWN : LEC_INFEASIBLE;
+out:
 	free(x.avail);
-	if (r > 0)
-		return LEC_SOLVED;
-	return r < 0 ? LEC_UNKNOWN : LEC_INFEASIBLE;
+	free(x.cnt);
+	free(x.st);
+	free(x.open);
+	return r;
 }
 
 static int *length_order(const struct lec_problem *p)
@@ -621,9 +758,7 @@ static int prechecks(const struct lec_problem *p, const int *ls,
 		if (p->lstart[e + 1] == p->lstart[e])
 			return 0;
 	r = vertex_hall(p, ls, le, p->nleft);
-	if (r == 1)
-		r = vertex_hall(p, rs, re, p->nright);
-	return r == 1 ? colour_capacity(p, ls, le, rs, re) : r;
+	return r == 1 ? vertex_hall(p, rs, re, p->nright) : r;
 }
 
 /* Proven infeasible: a greedy partial colouring is all the caller gets. */
@@ -733,9 +868,20 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 			reset(s);
 			greedy(s, order, NULL);
 		}
-		if (tabu_search(s, b->repair_moves)) {
+		if (tabu_search(s, t ? b->repair_moves : b->repair_moves / 8)) {
 			r = LEC_SOLVED;
 			goto out;
+		}
+		/* the colour-class checks cost a pass over every colour: only
+		 * for instances a short repair did not settle */
+		if (t == 0) {
+			r = colour_capacity(p, ls, le, rs, re);
+			if (r <= 0) {
+				r = r < 0 ? LEC_NOMEM : LEC_INFEASIBLE;
+				memcpy(colour, s->best, sizeof(int) * p->nedges);
+				goto out;
+			}
+			r = LEC_NOMEM;
 		}
 	}
 	r = LEC_UNKNOWN;
