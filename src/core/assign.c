@@ -19,6 +19,15 @@
 #include "inter.h"
 #include "lec.h"
 
+/* One solved phase graph: the multiset of (source, destination) leaves. */
+struct memo {
+	uint64_t hash;
+	uint32_t n, k, unproven;
+	uint32_t *key;		/* [n]: source leaf * m1 + destination, sorted */
+	int32_t *plane;		/* [n] */
+	uint32_t *sub;		/* [n] */
+};
+
 struct asg {
 	const struct fors_fabric *fb;
 	struct fors_schedule *s;
@@ -34,6 +43,9 @@ struct asg {
 	uint32_t *sub;		/* per transfer of the phase: its sub-phase */
 	int *left, *right, *lstart, *list, *colour;
 	size_t list_cap;
+	uint32_t *key;		/* per pending transfer: its leaf pair */
+	struct memo *memo;	/* phase graphs solved so far */
+	uint32_t nmemo, memocap;
 	struct fors_assign_info *info;
 };
 
@@ -79,6 +91,14 @@ static int new_phase(struct asg *a)
 	return 0;
 }
 
+/* Phases are small (a few hundred transfers, tens of planes). */
+static const struct lec_budget assign_budget = {
+	.repair_moves = 20000,
+	.restarts = 1,
+	.exact_nodes = 200000,
+	.seed = 0x9e3779b97f4a7c15ull,
+};
+
 /*
  * Place the n transfers of phase p in k sub-phases: a list edge colouring
  * whose colours are (sub-phase, plane) pairs. Returns the solver's verdict.
@@ -120,7 +140,7 @@ static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k)
 	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)(k * fb->q),
 				   (int)n, a->left, a->right, a->lstart,
 				   a->list };
-	r = lec_solve(&lp, a->colour, &lec_default_budget);
+	r = lec_solve(&lp, a->colour, &assign_budget);
 	if (r != LEC_SOLVED)
 		return r;
 	for (i = 0; i < n; i++) {
@@ -215,12 +235,118 @@ static int split(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 	}
 }
 
+static int by_key(const void *x, const void *y, void *arg)
+{
+	const struct asg *a = arg;
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	const struct fors_xfer *u = &a->s->xfers[i], *v = &a->s->xfers[j];
+	uint32_t ku = leaf_of(a, u->src) * a->fb->m1 + leaf_of(a, u->dst);
+	uint32_t kv = leaf_of(a, v->src) * a->fb->m1 + leaf_of(a, v->dst);
+
+	return ku != kv ? (ku < kv ? -1 : 1) : (i < j ? -1 : i > j);
+}
+
+/*
+ * Algorithm 1's pattern repeats, so phases often have the same graph of
+ * leaf pairs: solve each once. Sorting the pending transfers by leaf pair
+ * makes equal graphs line up; parallel transfers are interchangeable.
+ */
+static uint64_t sort_pending(struct asg *a, uint32_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	uint32_t i;
+
+	qsort_r(a->pend, n, sizeof(uint32_t), by_key, a);
+	for (i = 0; i < n; i++) {
+		const struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+
+		a->key[i] = leaf_of(a, x->src) * a->fb->m1 + leaf_of(a, x->dst);
+		h = (h ^ a->key[i]) * 1099511628211ull;
+	}
+	return h;
+}
+
+static const struct memo *memo_find(const struct asg *a, uint32_t n,
+				    uint64_t h)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->nmemo; i++)
+		if (a->memo[i].hash == h && a->memo[i].n == n &&
+		    !memcmp(a->memo[i].key, a->key, sizeof(uint32_t) * n))
+			return &a->memo[i];
+	return NULL;
+}
+
+static int memo_add(struct asg *a, uint32_t p, uint32_t n, uint64_t h,
+		    uint32_t k, uint32_t unproven)
+{
+	struct memo *m;
+	uint32_t i;
+
+	if (a->nmemo == a->memocap) {
+		uint32_t cap = a->memocap ? 2 * a->memocap : 64;
+
+		m = realloc(a->memo, sizeof(*m) * cap);
+		if (!m)
+			return FORS_ENOMEM;
+		a->memo = m;
+		a->memocap = cap;
+	}
+	m = &a->memo[a->nmemo];
+	m->key = malloc(sizeof(uint32_t) * (n + 1));
+	m->plane = malloc(sizeof(int32_t) * (n + 1));
+	m->sub = malloc(sizeof(uint32_t) * (n + 1));
+	a->nmemo++;
+	if (!m->key || !m->plane || !m->sub)
+		return FORS_ENOMEM;
+	m->hash = h;
+	m->n = n;
+	m->k = k;
+	m->unproven = unproven;
+	memcpy(m->key, a->key, sizeof(uint32_t) * n);
+	for (i = 0; i < n; i++) {
+		m->plane[i] = a->s->xfers[a->pend[i]].plane;
+		m->sub[i] = a->sub[a->pend[i] - a->s->start[p]];
+	}
+	return 0;
+}
+
+/* Colour the pending transfers of phase p, splitting it if need be. */
+static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
+{
+	uint32_t unproven = a->info->unproven, i;
+	uint64_t h = sort_pending(a, n);
+	const struct memo *m = memo_find(a, n, h);
+	int r;
+
+	if (m) {
+		for (i = 0; i < n; i++) {
+			a->s->xfers[a->pend[i]].plane = m->plane[i];
+			a->sub[a->pend[i] - a->s->start[p]] = m->sub[i];
+		}
+		*k = m->k;
+		a->info->unproven += m->unproven;
+		return 0;
+	}
+	r = colour(a, p, n, 1);
+	if (r == LEC_NOMEM)
+		return FORS_ENOMEM;
+	if (r != LEC_SOLVED) {
+		a->info->unproven += r == LEC_UNKNOWN;
+		r = split(a, p, n, k);
+		if (r)
+			return r;
+	}
+	return memo_add(a, p, n, h, *k, a->info->unproven - unproven);
+}
+
 static int phase(struct asg *a, uint32_t p)
 {
 	struct fors_schedule *s = a->s;
 	uint32_t n = 0, k = 1, sub;
 	size_t i;
-	int r = LEC_SOLVED;
+	int r;
 
 	ranks(a, p);
 	for (i = s->start[p]; i < s->start[p + 1]; i++) {
@@ -236,13 +362,8 @@ static int phase(struct asg *a, uint32_t p)
 		}
 		a->pend[n++] = (uint32_t)i;
 	}
-	if (n)
-		r = colour(a, p, n, 1);
-	if (r == LEC_NOMEM)
-		return FORS_ENOMEM;
-	if (r != LEC_SOLVED) {
-		a->info->unproven += r == LEC_UNKNOWN;
-		r = split(a, p, n, &k);
+	if (n) {
+		r = solve(a, p, n, &k);
 		if (r)
 			return r;
 		a->info->split += k - 1;
@@ -270,12 +391,13 @@ static int setup(struct asg *a)
 	a->ostart = calloc(a->ocap, sizeof(size_t));
 	a->pend = malloc(sizeof(uint32_t) * (m + 1));
 	a->sub = malloc(sizeof(uint32_t) * (m + 1));
+	a->key = malloc(sizeof(uint32_t) * (m + 1));
 	a->left = malloc(sizeof(int) * (m + 1));
 	a->right = malloc(sizeof(int) * (m + 1));
 	a->lstart = malloc(sizeof(int) * (m + 1));
 	a->colour = malloc(sizeof(int) * (m + 1));
 	if (!a->order || !a->rank || !a->ox || !a->ostart || !a->pend ||
-	    !a->sub || !a->left || !a->right || !a->lstart || !a->colour)
+	    !a->sub || !a->key || !a->left || !a->right || !a->lstart || !a->colour)
 		return FORS_ENOMEM;
 	for (p = 0; p < fb->q; p++)
 		if (!fb->impacted[p])
@@ -291,6 +413,15 @@ static int setup(struct asg *a)
 
 static void cleanup(struct asg *a)
 {
+	uint32_t i;
+
+	for (i = 0; i < a->nmemo; i++) {
+		free(a->memo[i].key);
+		free(a->memo[i].plane);
+		free(a->memo[i].sub);
+	}
+	free(a->memo);
+	free(a->key);
 	free(a->order);
 	free(a->rank);
 	free(a->ox);
