@@ -74,5 +74,46 @@ expect 1 "phase 0" check --schedule "$tmp/bad"
 head -100 "$tmp/s" >"$tmp/trunc"
 expect 1 "truncated file" check --schedule "$tmp/trunc"
 
+# route and check on generated fabrics: healthy, Algorithm 2, the solver
+N="netgen --hosts-per-leaf 6 --leaves 4 --spines 6"
+fors $N >"$tmp/h.net" && ok || ko "netgen"
+grep -q '^Switch 12 "L00"$' "$tmp/h.net" && ok || ko "netgen leaf header"
+fors $N --fail 0:5 >"$tmp/f1.net" && ok || ko "netgen --fail"
+! grep -q '"S05"\[1\]' "$tmp/f1.net" && ok || ko "netgen cut cable still present"
+fors $N --fail 0:5,1:4 --absent 7 --dual 2 >"$tmp/f2.net" && ok || ko "netgen complex"
+for t in h f1 f2; do
+	mkdir -p "$tmp/r-$t"
+	fors route --topology "$tmp/$t.net" --reference "$tmp/h.net" --lmc 3 \
+		--output "$tmp/r-$t" >"$tmp/r-$t.out" && ok || ko "route $t"
+	fors check --schedule "$tmp/r-$t/fors-schedule.dump" --topology "$tmp/$t.net" \
+		--lfts "$tmp/r-$t/fors-lfts.dump" >"$tmp/c-$t.out" && ok ||
+		ko "check $t: $(cat "$tmp/c-$t.out")"
+	grep -q 'max link load 1, 0 shared' "$tmp/c-$t.out" && ok || ko "check $t report"
+done
+grep -q '^routing: alg2' "$tmp/r-f1.out" && ok || ko "one cut: Algorithm 2"
+grep -q '^failures: f 1, m 2' "$tmp/r-f2.out" && ok || ko "two cuts on two spines: m 2"
+grep -q '^routing: lec' "$tmp/r-f2.out" && ok || ko "two cuts on two spines: the solver"
+grep -q '^host 0 0x0000000000000000 8 "H000" 1$' "$tmp/r-h/fors-schedule.dump" && ok ||
+	ko "host lines with LIDs aligned to LMC 3"
+grep -q '^Unicast lids \[0-' "$tmp/r-h/fors-lfts.dump" && ok || ko "OpenSM dump header"
+# the LFTs of another fabric do not carry this schedule
+expect 1 "routes break the schedule's guarantees" check --schedule "$tmp/r-f2/fors-schedule.dump" \
+	--topology "$tmp/f2.net" --lfts "$tmp/r-h/fors-lfts.dump"
+expect 1 "the schedule is abstract" check --schedule "$tmp/s" --topology "$tmp/h.net" \
+	--lfts "$tmp/r-h/fors-lfts.dump"
+expect 2 "--topology and --lfts go together" check --schedule "$tmp/s" --topology "$tmp/h.net"
+expect 2 "--lmc is required" route --topology "$tmp/h.net" --output "$tmp"
+expect 2 "--lmc: '9' is out of range 0..7" route --topology "$tmp/h.net" --lmc 9 --output "$tmp"
+expect 1 "6 planes need LMC 3" route --topology "$tmp/h.net" --lmc 2 --output "$tmp"
+expect 1 "cannot open" route --topology "$tmp/none.net" --lmc 3 --output "$tmp"
+expect 1 "cannot write" route --topology "$tmp/h.net" --lmc 3 --output "$tmp/no/dir"
+printf 'Switch 4 "A"\n[1] "H"[1]\nSwitch 4 "B"\n[1] "A"[2]\nHca 1 "H"\n[1] "A"[1]\n' >"$tmp/bad.net"
+expect 1 "found 1 switch with hosts" route --topology "$tmp/bad.net" --lmc 3 --output "$tmp"
+printf 'Switch 4 "A"\n[1 "H"[1]\n' >"$tmp/bad2.net"
+expect 1 "bad2.net:2: expected '\[port\]'" route --topology "$tmp/bad2.net" --lmc 3 --output "$tmp"
+expect 2 "--fail: '9' is out of range 0..3" $N --fail 9:1
+expect 2 "--fail: missing fields" $N --fail 1
+expect 2 "--spines is required" netgen --hosts-per-leaf 4 --leaves 4
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
