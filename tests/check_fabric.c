@@ -177,15 +177,10 @@ END_TEST
 
 START_TEST(real_lab_output)
 {
-	struct fors_topology *t;
+	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2.txt");
 	struct fors_fabric *fb;
 	struct fors_error err;
-	const char *dir = getenv("srcdir");
-	char path[512];
 
-	snprintf(path, sizeof(path), "%s/tests/data/ibnetdiscover-ft-2-2.txt",
-		 dir ? dir : ".");
-	ck_assert_int_eq(fors_topology_read_file(path, &t, &err), FORS_OK);
 	ck_assert_msg(fors_fabric_analyse(t, NULL, &fb, &err) == FORS_OK,
 		      "%s", err.msg);
 	ck_assert_uint_eq(fb->m0, 2);

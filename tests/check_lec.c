@@ -18,16 +18,6 @@ struct inst {
 	struct lec_problem p;
 };
 
-static uint64_t rng;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)rng;
-}
-
 /* Lists are random subsets; planted[e] >= 0 forces that colour in. */
 static void make(struct inst *in, int nl, int nr, int nc, int ne,
 		 int density, const int *planted)
@@ -93,7 +83,7 @@ START_TEST(agrees_with_brute_force)
 {
 	int trial, decided[2] = { 0, 0 };
 
-	rng = 0x1234567;
+	test_rng = 0x1234567;
 	for (trial = 0; trial < 3000; trial++) {
 		struct inst in;
 		int col[MAXE], bcol[MAXE], e, r, truth;
@@ -124,7 +114,7 @@ START_TEST(exact_search_alone)
 	struct lec_budget b = { 0, -1, 1000000, 7 };
 	int trial;
 
-	rng = 0xabcdef;
+	test_rng = 0xabcdef;
 	for (trial = 0; trial < 1000; trial++) {
 		struct inst in;
 		int col[MAXE], bcol[MAXE], e, ne = 2 + (int)(rnd() % 9);
@@ -144,7 +134,7 @@ START_TEST(planted_solutions)
 {
 	int trial;
 
-	rng = 0x5eed;
+	test_rng = 0x5eed;
 	for (trial = 0; trial < 200; trial++) {
 		struct inst in;
 		int planted[MAXE], col[MAXE], e, ne = 0, c;
@@ -196,7 +186,7 @@ START_TEST(keeps_a_proper_hint)
 	struct inst in;
 	int col[MAXE], hint[MAXE], e, ne = 12;
 
-	rng = 99;
+	test_rng = 99;
 	make(&in, 4, 4, 6, ne, 70, NULL);
 	for (e = 0; e < ne; e++)
 		col[e] = -1;

@@ -145,16 +145,6 @@ START_TEST(fig5)
 }
 END_TEST
 
-static uint64_t rng;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)rng;
-}
-
 /* Cut cables at random up to a share of the bandwidth; 1 if refusable. */
 static void cut_random(struct fors_netgen *g, uint8_t *failed, uint32_t max)
 {
@@ -170,7 +160,7 @@ START_TEST(random_fabrics)
 {
 	int trial, routed = 0, refused = 0;
 
-	rng = 0x5eed0000u + (uint64_t)_i;
+	test_rng = 0x5eed0000u + (uint64_t)_i;
 	for (trial = 0; trial < 40; trial++) {
 		uint32_t m0 = 2 + rnd() % 7, m1 = 2 + rnd() % 5;
 		uint32_t cables = 1 + rnd() % 2;
@@ -235,7 +225,7 @@ START_TEST(lhcb_random_failures)
 	struct fors_route *r;
 	uint32_t i, n;
 
-	rng = 0xfa11u + (uint64_t)_i;
+	test_rng = 0xfa11u + (uint64_t)_i;
 	memset(failed, 0, sizeof(failed));
 	n = 1 + rnd() % 40;
 	for (i = 0; i < n; i++)
@@ -281,19 +271,6 @@ START_TEST(dual_port_hosts_on_two_spines)
 	fors_topology_free(ref);
 }
 END_TEST
-
-static struct fors_topology *fixture(const char *file)
-{
-	const char *dir = getenv("srcdir");
-	struct fors_topology *t;
-	struct fors_error err;
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/tests/data/%s", dir ? dir : ".", file);
-	ck_assert_msg(fors_topology_read_file(path, &t, &err) == FORS_OK, "%s",
-		      err.msg);
-	return t;
-}
 
 /* The lab's own LIDs (LMC 1) are used as they are. */
 START_TEST(real_lab_lids)

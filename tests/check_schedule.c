@@ -256,16 +256,6 @@ START_TEST(proven_infeasible_below_minimum)
 }
 END_TEST
 
-static uint64_t rng = 88172645463325252ull;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)rng;
-}
-
 /* Absent hosts: their transfers are dropped, nothing else changes. */
 START_TEST(absent_hosts)
 {

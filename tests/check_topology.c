@@ -9,21 +9,8 @@
 #include <string.h>
 
 #include "fors/topology.h"
+#include "fabric_util.h"
 #include "suite.h"
-
-static struct fors_topology *load(const char *file)
-{
-	const char *dir = getenv("srcdir");
-	struct fors_topology *t;
-	struct fors_error err;
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/tests/data/%s", dir ? dir : ".",
-		 file);
-	ck_assert_msg(fors_topology_read_file(path, &t, &err) == FORS_OK,
-		      "%s", err.msg);
-	return t;
-}
 
 static const struct fors_node *by_desc(const struct fors_topology *t,
 				       const char *desc)
@@ -67,7 +54,7 @@ static void assert_ft_2_2(const struct fors_topology *t)
 
 START_TEST(real_ibnetdiscover_output)
 {
-	struct fors_topology *t = load("ibnetdiscover-ft-2-2.txt");
+	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2.txt");
 	const struct fors_node *l1 = by_desc(t, "L1"), *h2 = by_desc(t, "H2");
 
 	assert_ft_2_2(t);
@@ -84,7 +71,7 @@ END_TEST
 
 START_TEST(ibsim_net_file)
 {
-	struct fors_topology *t = load("ibsim-ft-2-2.net");
+	struct fors_topology *t = fixture("ibsim-ft-2-2.net");
 	const struct fors_node *h0 = by_desc(t, "H0");
 
 	assert_ft_2_2(t);
