@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bipartite list edge colouring in three stages: cheap necessary
- * conditions (Hall's condition at each vertex; each colour class a matching
- * that together cover all edges and each cover the vertices that need
- * every colour they have) that prove many instances infeasible at once, a greedy
- * colouring repaired by tabu search (an ejection chain: place an edge,
- * evict what it clashes with, place the evicted, or swap two colours along
- * an alternating path), and behind them an exact depth-first search with
- * forward checking and vertex propagation that either finds a colouring
- * or proves there is none, within a node budget: first on the core around
- * the edges the repair could not place, then on the whole graph.
+ * Bipartite list edge colouring in three stages. Cheap necessary
+ * conditions prove many instances infeasible at once: Hall's condition at
+ * each vertex, and (once a short repair has failed) the colour classes,
+ * each a matching, which together must cover all edges and each cover the
+ * vertices that need every colour they have. A greedy colouring is
+ * repaired by tabu search: place an edge by a Konig swap along an
+ * alternating path, or take the least clashing colour and evict the
+ * clashes. Behind them, an exact depth-first search with forward checking,
+ * vertex propagation and restarts either finds a colouring or proves there
+ * is none within a node budget: first on the core around the edges the
+ * repair could not place, then on the whole graph.
  */
 #include <limits.h>
 #include <stdlib.h>
