@@ -91,14 +91,6 @@ static int new_phase(struct asg *a)
 	return 0;
 }
 
-/* Phases are small (a few hundred transfers, tens of planes). */
-static const struct lec_budget assign_budget = {
-	.repair_moves = 20000,
-	.restarts = 1,
-	.exact_nodes = 200000,
-	.seed = 0x9e3779b97f4a7c15ull,
-};
-
 /*
  * Place the n transfers of phase p in k sub-phases: a list edge colouring
  * whose colours are (sub-phase, plane) pairs. Returns the solver's verdict.
@@ -140,7 +132,7 @@ static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k)
 	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)(k * fb->q),
 				   (int)n, a->left, a->right, a->lstart,
 				   a->list };
-	r = lec_solve(&lp, a->colour, &assign_budget);
+	r = lec_solve(&lp, a->colour, &lec_default_budget);
 	if (r != LEC_SOLVED)
 		return r;
 	for (i = 0; i < n; i++) {
@@ -225,9 +217,10 @@ static void emit(struct asg *a, uint32_t p, uint32_t sub)
  */
 static int split(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 {
+	uint32_t lb = sub_bound(a, n);
 	int r;
 
-	for (*k = sub_bound(a, n) > 2 ? sub_bound(a, n) : 2;; (*k)++) {
+	for (*k = lb > 2 ? lb : 2;; (*k)++) {
 		r = colour(a, p, n, *k);
 		if (r == LEC_SOLVED || r == LEC_NOMEM)
 			return r == LEC_NOMEM ? FORS_ENOMEM : 0;

@@ -35,7 +35,10 @@ struct lec_budget {
 	uint64_t seed;
 };
 
-/* Budget used when the caller has no reason to choose another. */
+/*
+ * Budget for phase-sized instances (hundreds of edges, tens of colours):
+ * the spine assignment's. Wide lists want another (see intra.c).
+ */
 extern const struct lec_budget lec_default_budget;
 
 /*
