@@ -3,12 +3,12 @@
  * LFT dumps: written as OpenSM writes opensm-lfts.dump, read from that
  * format and from ibroute's, which differ only in their decorations.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fors/lft.h"
 #include "fors/lftfile.h"
+#include "io.h"
 
 /* Who owns each LID, for the comment OpenSM puts on every line. */
 static void owner(const struct fors_lfts *t, const struct fors_topology *live,
@@ -82,24 +82,6 @@ static int bad(struct dr *r, const char *what)
 	return FORS_EFORMAT;
 }
 
-static int number(const char **s, uint64_t *v)
-{
-	int base = 10;
-	char *end;
-
-	if ((*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X'))
-		base = 16;
-	if (!((*s)[base == 16 ? 2 : 0] >= '0' && (*s)[base == 16 ? 2 : 0] <= '9') &&
-	    !(base == 16 && strchr("abcdefABCDEF", (*s)[2]) && (*s)[2]))
-		return -1;
-	errno = 0;
-	*v = strtoull(*s, &end, base);
-	if (errno)
-		return -1;
-	*s = end;
-	return 0;
-}
-
 /* The description in ('desc'): or (desc): at the end of a header. */
 static char *header_desc(const char *s)
 {
@@ -124,18 +106,18 @@ static int header(struct dr *r, const char *s)
 	if (!c)
 		return bad(r, "expected 'Unicast lids [first-last] of switch ...'");
 	c++;
-	if (number(&c, &lo) || *c++ != '-' || number(&c, &hi) || *c != ']' ||
-	    hi > 0xffff)
+	if (parse_u64(&c, 0, &lo) || *c++ != '-' || parse_u64(&c, 0, &hi) ||
+	    *c != ']' || hi > 0xffff)
 		return bad(r, "expected the LID range '[first-last]'");
 	if (!g)
 		return bad(r, "expected 'guid 0x...' in the switch header");
 	g += 6;
-	if (number(&g, &guid))
+	if (parse_u64(&g, 0, &guid))
 		return bad(r, "expected a GUID after 'guid'");
 	l = strstr(s, " Lid ");
 	if (l) {
 		l += 5;
-		if (number(&l, &lid) || lid > 0xffff)
+		if (parse_u64(&l, 0, &lid) || lid > 0xffff)
 			return bad(r, "expected a LID after 'Lid'");
 	}
 	if (r->d->nsw == r->cap) {
@@ -170,10 +152,10 @@ static int entry(struct dr *r, const char *s)
 	if (!r->d->nsw)
 		return bad(r, "LID entry before any switch header");
 	sw = &r->d->sw[r->d->nsw - 1];
-	if (number(&s, &lid) || (*s != ' ' && *s != '\t'))
+	if (parse_u64(&s, 0, &lid) || (*s != ' ' && *s != '\t'))
 		return bad(r, "expected '0xLID PORT'");
 	s += strspn(s, " \t");
-	if (number(&s, &port) || port > 254)
+	if (parse_u64(&s, 0, &port) || port > 254)
 		return bad(r, "expected a port number 0..254 after the LID");
 	if (lid > sw->maxlid)
 		return bad(r, "LID beyond the range of the switch header");
@@ -232,18 +214,15 @@ int fors_lft_dump_read(FILE *in, const char *name, struct fors_lft_dump **out,
 	return 0;
 }
 
+static int read_cb(FILE *in, const char *name, void *out,
+		   struct fors_error *err)
+{
+	return fors_lft_dump_read(in, name, out, err);
+}
+
 int fors_lft_dump_read_file(const char *path, struct fors_lft_dump **out,
 			    struct fors_error *err)
 {
-	FILE *in = fopen(path, "r");
-	int e;
-
-	if (!in) {
-		fors_error_set(err, "cannot open %s: %s", path, strerror(errno));
-		*out = NULL;
-		return FORS_EIO;
-	}
-	e = fors_lft_dump_read(in, path, out, err);
-	fclose(in);
-	return e;
+	*out = NULL;
+	return read_path(path, read_cb, out, err);
 }

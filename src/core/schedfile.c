@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fors/atomic.h"
 #include "fors/schedfile.h"
+#include "io.h"
 
 /* Reasonable ceiling on phases: far above any real schedule. */
 #define MAX_PHASES (1u << 22)
@@ -187,19 +187,7 @@ static int next(struct rd *r)
 /* Decimal, or hexadecimal with 0x; no sign, no trailing characters. */
 static int num(const char *t, uint64_t max, uint64_t *v)
 {
-	int base = 10;
-	char *end;
-
-	if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-		base = 16;
-		t += 2;
-	}
-	if (!*t || !((*t >= '0' && *t <= '9') ||
-		     (base == 16 && strchr("abcdefABCDEF", *t))))
-		return -1;
-	errno = 0;
-	*v = strtoull(t, &end, base);
-	return (*end || errno || *v > max) ? -1 : 0;
+	return parse_u64(&t, 0, v) || *t || *v > max ? -1 : 0;
 }
 
 static int field(struct rd *r, int i, uint64_t max, uint64_t *v,
@@ -493,19 +481,15 @@ int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
 	return FORS_OK;
 }
 
+static int read_cb(FILE *in, const char *name, void *out,
+		   struct fors_error *err)
+{
+	return fors_schedule_read(in, name, out, err);
+}
+
 int fors_schedule_read_file(const char *path, struct fors_schedule **out,
 			    struct fors_error *err)
 {
-	FILE *in = fopen(path, "r");
-	int e;
-
-	if (!in) {
-		fors_error_set(err, "cannot open %s: %s", path,
-			       strerror(errno));
-		*out = NULL;
-		return FORS_EIO;
-	}
-	e = fors_schedule_read(in, path, out, err);
-	fclose(in);
-	return e;
+	*out = NULL;
+	return read_path(path, read_cb, out, err);
 }

@@ -9,11 +9,11 @@
  *   Ca  1 "H-0000000000100004"  # "H2"
  *   [1](100005)  "S-0000000000200001"[1]  # lid 7 lmc 0 "L1" lid 3 4xSDR
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fors/topology.h"
+#include "io.h"
 
 struct tp {
 	const char *name;
@@ -53,26 +53,11 @@ static char *quoted(const char **s)
 	return r;
 }
 
-static int unsigned_at(const char **s, int base, uint64_t *v)
-{
-	char *end;
-
-	if (!((**s >= '0' && **s <= '9') ||
-	      (base == 16 && strchr("abcdefABCDEF", **s) && **s)))
-		return -1;
-	errno = 0;
-	*v = strtoull(*s, &end, base);
-	if (errno)
-		return -1;
-	*s = end;
-	return 0;
-}
-
 static int hex_guid(const char *s, uint64_t *v)
 {
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	return unsigned_at(&s, 16, v);
+	return parse_u64(&s, 16, v);
 }
 
 /* "lid N" after position s (in a comment), 0 when absent. */
@@ -84,7 +69,7 @@ static uint32_t lid_after(const char *s)
 	if (!l)
 		return 0;
 	l += 5;
-	return unsigned_at(&l, 10, &v) || v > 0xffff ? 0 : (uint32_t)v;
+	return parse_u64(&l, 10, &v) || v > 0xffff ? 0 : (uint32_t)v;
 }
 
 static int grow(struct tp *p)
@@ -113,7 +98,7 @@ static int node_header(struct tp *p, const char *s, enum fors_node_type type)
 	uint32_t i;
 
 	s = skip_ws(s);
-	if (unsigned_at(&s, 10, &ports) || ports < 1 || ports > 254)
+	if (parse_u64(&s, 10, &ports) || ports < 1 || ports > 254)
 		return bad(p, "expected a port count of 1..254 after the node type");
 	if (p->t->nnodes == p->cap && grow(p))
 		return FORS_ENOMEM;
@@ -159,7 +144,7 @@ static int port_ref(const char **s, uint64_t *port, uint64_t *guid)
 	if (*c != '[')
 		return -1;
 	c++;
-	if (unsigned_at(&c, 10, port) || *c != ']')
+	if (parse_u64(&c, 10, port) || *c != ']')
 		return -1;
 	c++;
 	if (!strncmp(c, "[ext ", 5)) {
@@ -171,7 +156,7 @@ static int port_ref(const char **s, uint64_t *port, uint64_t *guid)
 	*guid = 0;
 	if (*c == '(') {
 		c++;
-		if (unsigned_at(&c, 16, guid) || *c != ')')
+		if (parse_u64(&c, 16, guid) || *c != ')')
 			return -1;
 		c++;
 	}
@@ -403,19 +388,15 @@ int fors_topology_read(FILE *in, const char *name,
 	return 0;
 }
 
+static int read_cb(FILE *in, const char *name, void *out,
+		   struct fors_error *err)
+{
+	return fors_topology_read(in, name, out, err);
+}
+
 int fors_topology_read_file(const char *path, struct fors_topology **out,
 			    struct fors_error *err)
 {
-	FILE *in = fopen(path, "r");
-	int r;
-
-	if (!in) {
-		fors_error_set(err, "cannot open %s: %s", path,
-			       strerror(errno));
-		*out = NULL;
-		return FORS_EIO;
-	}
-	r = fors_topology_read(in, path, out, err);
-	fclose(in);
-	return r;
+	*out = NULL;
+	return read_path(path, read_cb, out, err);
 }
