@@ -52,4 +52,25 @@ int fors_topology_read_file(const char *path, struct fors_topology **out,
 
 void fors_topology_free(struct fors_topology *t);
 
+/*
+ * An empty topology with room for nnodes nodes, for an adapter that builds
+ * one from another model; fors_node_init() appends a node with every port
+ * unconnected. Both fail only for lack of memory.
+ */
+struct fors_topology *fors_topology_new(uint32_t nnodes);
+int fors_node_init(struct fors_topology *t, enum fors_node_type type,
+		   const char *id, const char *desc, uint32_t nports);
+
+/*
+ * Fold live into *seen (created when NULL): the union of every node and
+ * link seen, nodes matched by GUID (by id without one); a port's link in
+ * live replaces what *seen remembered for that port.
+ */
+int fors_topology_merge(struct fors_topology **seen,
+			const struct fors_topology *live,
+			struct fors_error *err);
+
+/* Write t as ibnetdiscover text that fors_topology_read() reads back. */
+int fors_topology_write(FILE *out, const struct fors_topology *t);
+
 #endif

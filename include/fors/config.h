@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_CONFIG_H
+#define FORS_CONFIG_H
+
+#include <stdio.h>
+
+/* The plugin's configuration file (doc/plugin.md); NULL or 0: the default. */
+struct fors_config {
+	char *schedule_file;	/* default: opensm-fors-schedule.dump in
+				   OpenSM's dump_files_dir */
+	char *reference_topology;	/* default: none, remember the fabric */
+	char *state_file;	/* default: none, memory only */
+	int verify;		/* check the routing before installing it */
+};
+
+/* Called once per message; error is 0 for a warning. */
+typedef void (*fors_config_note)(void *ctx, int error, const char *msg);
+
+#define FORS_CONFIG_DEFAULT "/etc/opensm/fors.conf"
+
+void fors_config_defaults(struct fors_config *c);
+
+/*
+ * Read "key value" lines; '#' starts a comment. An unknown key is a
+ * warning; an invalid value is an error naming the key, and the key keeps
+ * its default. Returns 0, or FORS_EIO (with a note) when the file cannot
+ * be read; FORS_ENOMEM when out of memory.
+ */
+int fors_config_parse(FILE *in, const char *name, struct fors_config *c,
+		      fors_config_note note, void *ctx);
+int fors_config_read(const char *path, struct fors_config *c,
+		     fors_config_note note, void *ctx);
+void fors_config_free(struct fors_config *c);
+
+#endif

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libfors.so: an OpenSM event plugin whose only job is to register the
+ * routing engine "fors" (event_plugin_name fors, routing_engine fors).
+ * Every routing recomputes from the current subnet; anything the core
+ * refuses makes the callback fail, so OpenSM falls back to the next engine.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <opensm/osm_config.h>
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_version.h>
+
+#include "fors/atomic.h"
+#include "fors/check.h"
+#include "fors/config.h"
+#include "fors/route.h"
+#include "fors/schedfile.h"
+#include "plugin.h"
+#include "subnet.h"
+
+#define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static void reset(struct fors_plugin *p)
+{
+	fors_route_free(p->route);
+	fors_topology_free(p->live);
+	fors_topology_free(p->next_seen);
+	p->route = NULL;
+	p->live = NULL;
+	p->next_seen = NULL;
+}
+
+/* The expected fabric: the configured reference, or all seen so far. */
+static const struct fors_topology *expected(struct fors_plugin *p,
+					    struct fors_error *err)
+{
+	if (p->ref)
+		return p->ref;
+	if (p->seen && fors_topology_merge(&p->next_seen, p->seen, err))
+		return NULL;
+	if (fors_topology_merge(&p->next_seen, p->live, err))
+		return NULL;
+	return p->next_seen;
+}
+
+static int route(struct fors_plugin *p, struct fors_error *err)
+{
+	struct fors_route_opts o = { p->osm->subn.opt.lmc, 0 };
+	const struct fors_topology *ref;
+	int e;
+
+	e = fors_subnet_topology(&p->osm->subn, &p->live, err);
+	if (e)
+		return e;
+	ref = expected(p, err);
+	if (!ref)
+		return FORS_ENOMEM;
+	return fors_route_compute(p->live, ref, &o, &p->route, err);
+}
+
+static int write_topology(FILE *out, const void *t)
+{
+	return fors_topology_write(out, t);
+}
+
+/* What the plugin saw, for the admin to compare with ibnetdiscover. */
+static void keep_rejected(struct fors_plugin *p)
+{
+	struct fors_error err = { "" };
+
+	if (!p->live || !p->rejected_path)
+		return;
+	if (fors_write_atomic(p->rejected_path, write_topology, p->live, &err))
+		LOG(p, OSM_LOG_ERROR, "%s\n", err.msg);
+	else
+		LOG(p, OSM_LOG_ERROR, "the subnet as fors saw it is in %s\n",
+		    p->rejected_path);
+}
+
+/*
+ * Returning 1 makes OpenSM build its own hop matrices after ours, which SA
+ * path records and multicast need; -1 moves on to the next engine.
+ */
+static int build_lid_matrices(void *ctx)
+{
+	struct fors_plugin *p = ctx;
+	struct fors_error err = { "" };
+
+	reset(p);
+	p->t0 = now_ms();
+	if (route(p, &err)) {
+		LOG(p, OSM_LOG_ERROR, "cannot route this fabric: %s\n", err.msg);
+		keep_rejected(p);
+		reset(p);
+		return -1;
+	}
+	return 1;
+}
+
+static int verify(struct fors_plugin *p, struct fors_error *err)
+{
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	uint32_t i;
+	int e;
+
+	e = fors_subnet_dump(&p->osm->subn, p->live, p->route->lfts, &d, err);
+	if (e)
+		return e;
+	e = fors_check_routes(p->live, d, p->route->s, &rep, err);
+	fors_lft_dump_free(d);
+	if (e != FORS_EVERIFY)
+		return e;
+	for (i = 0; i < rep.nkept; i++)
+		LOG(p, OSM_LOG_ERROR, "verification: %s\n", rep.kept[i]);
+	fors_error_set(err, "the tables break the schedule's guarantees (%u shared links, %u undelivered, %u unreachable)",
+		       rep.shared, rep.undelivered, rep.unreachable);
+	return e;
+}
+
+static void publish(struct fors_plugin *p)
+{
+	struct fors_error err = { "" };
+	char g[24];
+
+	snprintf(g, sizeof(g), "%" PRIu64, p->generation + 1);
+	if (fors_schedule_add_key(p->route->s, "generation", g)) {
+		LOG(p, OSM_LOG_ERROR, "out of memory: schedule file not written\n");
+		return;
+	}
+	if (fors_schedule_write_file(p->schedule_path, p->route->s, &err)) {
+		LOG(p, OSM_LOG_ERROR, "schedule file not written: %s\n", err.msg);
+		return;
+	}
+	p->generation++;
+}
+
+static void remember(struct fors_plugin *p)
+{
+	struct fors_error err = { "" };
+
+	if (!p->next_seen)
+		return;
+	fors_topology_free(p->seen);
+	p->seen = p->next_seen;
+	p->next_seen = NULL;
+	if (p->cfg.state_file && fors_plugin_save_state(p, &err))
+		LOG(p, OSM_LOG_ERROR, "state file not written: %s\n", err.msg);
+}
+
+static void log_summary(struct fors_plugin *p, double ms)
+{
+	const struct fors_route *r = p->route;
+
+	LOG(p, OSM_LOG_INFO,
+	    "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, %.1f ms, generation %" PRIu64 "\n",
+	    r->fb->m0, r->fb->m1, r->lfts->lmc, r->fb->f, r->fb->m,
+	    r->s->nphases, r->assign.split, fors_method_name(r->assign.method),
+	    ms, p->generation);
+}
+
+static int build_fwd_tables(void *ctx)
+{
+	struct fors_plugin *p = ctx;
+	struct fors_error err = { "" };
+	int e;
+
+	if (!p->route) {
+		LOG(p, OSM_LOG_ERROR, "no routing computed in this sweep\n");
+		return -1;
+	}
+	e = fors_subnet_install(&p->osm->subn, p->live, p->route->lfts, &err);
+	if (!e && p->cfg.verify)
+		e = verify(p, &err);
+	if (e) {
+		LOG(p, OSM_LOG_ERROR, "tables not installed: %s\n", err.msg);
+		reset(p);
+		return -1;
+	}
+	remember(p);
+	publish(p);
+	log_summary(p, now_ms() - p->t0);
+	reset(p);
+	return 0;
+}
+
+static int setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+{
+	(void)osm;
+	re->build_lid_matrices = build_lid_matrices;
+	re->ucast_build_fwd_tables = build_fwd_tables;
+	return 0;
+}
+
+static void *create(osm_opensm_t *osm)
+{
+	external_routing_engine_module_t m = { "fors", setup, NULL };
+	struct fors_plugin *p = fors_plugin_new(osm);
+
+	if (!p)
+		return NULL;
+	m.context = p;
+	if (osm_register_external_routing_engine(osm, &m, p) != CL_SUCCESS) {
+		LOG(p, OSM_LOG_ERROR, "cannot register the routing engine\n");
+		fors_plugin_free(p);
+		return NULL;
+	}
+	LOG(p, OSM_LOG_INFO, "routing engine registered; schedule file %s\n",
+	    p->schedule_path);
+	return p;
+}
+
+static void delete(void *data)
+{
+	struct fors_plugin *p = data;
+
+	reset(p);
+	fors_plugin_free(p);
+}
+
+osm_event_plugin_t osm_event_plugin = {
+	.osm_version = OSM_VERSION,
+	.create = create,
+	.delete = delete,
+};

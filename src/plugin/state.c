@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the plugin knows across sweeps: its configuration, the reference or
+ * remembered healthy fabric, and the schedule generation to continue from.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <opensm/osm_config.h>
+#include <opensm/osm_log.h>
+
+#include "fors/atomic.h"
+#include "fors/schedfile.h"
+#include "plugin.h"
+
+#define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
+
+static void note(void *ctx, int error, const char *msg)
+{
+	struct fors_plugin *p = ctx;
+
+	LOG(p, error ? OSM_LOG_ERROR : OSM_LOG_INFO, "%s%s\n",
+	    error ? "" : "warning: ", msg);
+}
+
+/* FORS_CONFIG, then "fors_config=PATH" in event_plugin_options. */
+static const char *config_path(struct fors_plugin *p, int *named)
+{
+	const char *o = p->osm->subn.opt.event_plugin_options;
+	const char *env = getenv("FORS_CONFIG");
+	static const char key[] = "fors_config=";
+	const char *s;
+
+	*named = 1;
+	if (env && *env)
+		return env;
+	for (s = o; s && (s = strstr(s, key)); s += sizeof(key) - 1)
+		if (s == o || s[-1] == ' ' || s[-1] == ',')
+			return s + sizeof(key) - 1;
+	*named = 0;
+	return FORS_CONFIG_DEFAULT;
+}
+
+static int load_config(struct fors_plugin *p)
+{
+	char path[4096];
+	int named;
+	const char *c = config_path(p, &named);
+	int n = c == getenv("FORS_CONFIG") ? (int)strlen(c) :
+		(int)strcspn(c, " ,");
+
+	snprintf(path, sizeof(path), "%.*s", n, c);
+	if (!named && access(path, F_OK)) {
+		LOG(p, OSM_LOG_INFO, "no %s: using the defaults\n", path);
+		return 0;
+	}
+	if (fors_config_read(path, &p->cfg, note, p) == FORS_ENOMEM)
+		return FORS_ENOMEM;
+	LOG(p, OSM_LOG_INFO, "configuration read from %s\n", path);
+	return 0;
+}
+
+static char *in_dump_dir(struct fors_plugin *p, const char *name)
+{
+	const char *dir = p->osm->subn.opt.dump_files_dir;
+	size_t n;
+	char *s;
+
+	if (!dir || !*dir)
+		dir = ".";
+	n = strlen(dir) + strlen(name) + 2;
+	s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s/%s", dir, name);
+	return s;
+}
+
+static int resolve_paths(struct fors_plugin *p)
+{
+	if (p->cfg.schedule_file)
+		p->schedule_path = strdup(p->cfg.schedule_file);
+	else
+		p->schedule_path = in_dump_dir(p, "opensm-fors-schedule.dump");
+	p->rejected_path = in_dump_dir(p, "fors-rejected-topology.txt");
+	return p->schedule_path && p->rejected_path ? 0 : FORS_ENOMEM;
+}
+
+static void load_topology(struct fors_plugin *p, const char *key,
+			  const char *path, struct fors_topology **t)
+{
+	struct fors_error err = { "" };
+
+	if (fors_topology_read_file(path, t, &err)) {
+		LOG(p, OSM_LOG_ERROR, "%s not used: %s\n", key, err.msg);
+		*t = NULL;
+	}
+}
+
+/* Generations keep growing across restarts: continue the existing file's. */
+static void load_generation(struct fors_plugin *p)
+{
+	struct fors_schedule *s;
+	struct fors_error err;
+	size_t i;
+
+	if (access(p->schedule_path, F_OK) ||
+	    fors_schedule_read_file(p->schedule_path, &s, &err))
+		return;
+	for (i = 0; i < s->nextra; i++)
+		if (!strcmp(s->extra[i].key, "generation"))
+			p->generation = strtoull(s->extra[i].value, NULL, 10);
+	fors_schedule_free(s);
+}
+
+struct fors_plugin *fors_plugin_new(osm_opensm_t *osm)
+{
+	struct fors_plugin *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->osm = osm;
+	fors_config_defaults(&p->cfg);
+	if (load_config(p) || resolve_paths(p)) {
+		LOG(p, OSM_LOG_ERROR, "out of memory\n");
+		fors_plugin_free(p);
+		return NULL;
+	}
+	if (p->cfg.reference_topology)
+		load_topology(p, "reference_topology", p->cfg.reference_topology,
+			      &p->ref);
+	if (p->cfg.state_file && !access(p->cfg.state_file, F_OK))
+		load_topology(p, "state_file", p->cfg.state_file, &p->seen);
+	load_generation(p);
+	return p;
+}
+
+void fors_plugin_free(struct fors_plugin *p)
+{
+	if (!p)
+		return;
+	fors_config_free(&p->cfg);
+	free(p->schedule_path);
+	free(p->rejected_path);
+	fors_topology_free(p->ref);
+	fors_topology_free(p->seen);
+	free(p);
+}
+
+static int write_seen(FILE *out, const void *t)
+{
+	fprintf(out, "# fors: every fabric this OpenSM has routed (state_file)\n");
+	return fors_topology_write(out, t);
+}
+
+int fors_plugin_save_state(struct fors_plugin *p, struct fors_error *err)
+{
+	return fors_write_atomic(p->cfg.state_file, write_seen, p->seen, err);
+}
