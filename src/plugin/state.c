@@ -57,10 +57,16 @@ static int load_config(struct fors_plugin *p)
 		LOG(p, OSM_LOG_INFO, "no %s: using the defaults\n", path);
 		return 0;
 	}
-	if (fors_config_read(path, &p->cfg, note, p) == FORS_ENOMEM)
+	switch (fors_config_read(path, &p->cfg, note, p)) {
+	case 0:
+		LOG(p, OSM_LOG_INFO, "configuration read from %s\n", path);
+		return 0;
+	case FORS_ENOMEM:
 		return FORS_ENOMEM;
-	LOG(p, OSM_LOG_INFO, "configuration read from %s\n", path);
-	return 0;
+	default:
+		LOG(p, OSM_LOG_ERROR, "using the defaults\n");
+		return 0;
+	}
 }
 
 static char *in_dump_dir(struct fors_plugin *p, const char *name)

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The lab tests (make labcheck, CI): real OpenSM with routing_engine fors on
+# ibsim fabrics, through healthy, simple (m <= f) and complex (m > f)
+# failure states and back, each verified from what the switches hold; osmtest
+# against the fors-routed subnet; bad configuration files. LAB_VALGRIND=1
+# runs OpenSM under valgrind memcheck and fails on any error in fors's code.
+set -u
+. "$(dirname "$0")/lab.sh"
+
+fails=0
+ok() { echo "PASS: $*"; }
+ko() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# leaf_port M0 SPINE: the leaf port of a spine's cable in fors netgen's nets.
+leaf_port() { echo $(($1 + 1 + $2)); }
+
+state() {
+	name=$1
+	shift
+	if [ $# -gt 0 ]; then
+		lab_reroute "$@"
+	fi
+	lab_settle
+	if out=$(lab_verify "$name"); then
+		ok "$name: $(lab_summary) | $out"
+	else
+		ko "$name: $(lab_summary) | $out"
+	fi
+}
+
+# fabric NAME M0 M1 SPINES LMC NETGEN-OPTIONS...
+fabric() {
+	name=$1 m0=$2 m1=$3 s=$4 lmc=$5
+	shift 5
+	lab_init "${LAB_DIR:-lab-out}/$name"
+	"$FORS" netgen --hosts-per-leaf "$m0" --leaves "$m1" --spines "$s" "$@" \
+		>"$lab_dir/net" || lab_die "netgen failed"
+	lab_ibsim "$lab_dir/net"
+	if [ "${LAB_VALGRIND:-0}" = 1 ]; then
+		LAB_TIMEOUT=600 lab_opensm H000 fors "$lmc" valgrind \
+			--log-file="$lab_dir/valgrind.log" --leak-check=full \
+			--fullpath-after=/ --num-callers=30
+	else
+		lab_opensm H000 fors "$lmc"
+	fi
+	p0=$(leaf_port "$m0" 0) p1=$(leaf_port "$m0" 1) p2=$(leaf_port "$m0" 2)
+	state healthy
+	if lab_osmtest; then ok "$name osmtest"; else ko "$name osmtest: see $lab_dir/osmtest-*.log"; fi
+	state simple "Unlink \"L00\"[$p0]"
+	state complex "Unlink \"L01\"[$p1]" "Unlink \"L02\"[$p2]"
+	state repaired "ReLink \"L00\"[$p0]" "ReLink \"L01\"[$p1]" "ReLink \"L02\"[$p2]"
+	lab_stop
+	if [ "${LAB_VALGRIND:-0}" = 1 ]; then
+		valgrind_ours "$lab_dir/valgrind.log" && ok "$name valgrind" ||
+			ko "$name valgrind: see $lab_dir/valgrind.log"
+	fi
+}
+
+# Valgrind error and leak records whose stack passes through fors's code.
+valgrind_ours() {
+	grep -q 'ERROR SUMMARY' "$1" || return 1
+	awk -v top="$lab_top/src/" '
+		/^==[0-9]+== *$/ { if (ours) n++; ours = 0; next }
+		index($0, top) { ours = 1 }
+		END { if (ours) n++; exit n > 0 }' "$1"
+}
+
+bad_config() {
+	lab_init "${LAB_DIR:-lab-out}/config"
+	"$FORS" netgen --hosts-per-leaf 2 --leaves 2 --spines 2 >"$lab_dir/net"
+	cat >"$lab_dir/fors.conf" <<EOF
+schedule_file relative/path
+colour blue
+verify maybe
+EOF
+	lab_ibsim "$lab_dir/net"
+	lab_opensm H000 fors 1
+	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || true
+	for m in "fors.conf:1: schedule_file: expected an absolute path, got 'relative/path'; using the default" \
+		 "fors: warning: $lab_dir/fors.conf:2: unknown key 'colour' ignored" \
+		 "fors.conf:3: verify: expected TRUE or FALSE, got 'maybe'; using the default"; do
+		grep -qF "$m" "$lab_dir/osm.log" && ok "config message: $m" ||
+			ko "config message missing: $m"
+	done
+	[ -s "$lab_dir/opensm-fors-schedule.dump" ] && ok "bad config: defaults used, schedule written" ||
+		ko "bad config: no schedule in the default place"
+	lab_stop
+}
+
+if [ "${LAB_VALGRIND:-0}" = 1 ]; then
+	fabric ft-4-4-valgrind 4 4 4 2
+else
+	fabric ft-4-4 4 4 4 2
+	fabric ft-8-8-dual 8 8 8 3 --dual 2
+	bad_config
+fi
+echo "lab: $fails failure(s)"
+[ $fails -eq 0 ]
