@@ -111,7 +111,8 @@ END_TEST
 /* Exact search alone (no repair) must decide the same instances. */
 START_TEST(exact_search_alone)
 {
-	struct lec_budget b = { 0, -1, 1000000, 7 };
+	struct lec_budget b = { .restarts = -1, .exact_nodes = 1000000,
+				.seed = 7 };
 	int trial;
 
 	test_rng = 0xabcdef;
