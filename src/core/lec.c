@@ -23,7 +23,7 @@ const struct lec_budget lec_default_budget = {
 	.restarts = 1,
 	.exact_nodes = 200000,
 	.seed = 0x9e3779b97f4a7c15ull,
-	.lp_rounds = 1000,
+	.lp_rounds = 2000,
 };
 
 struct state {
@@ -669,7 +669,7 @@ static int branches(struct exact *x, const struct choice *ch,
 {
 	struct state *s = x->s;
 	const struct lec_problem *p = s->p;
-	const int *vs = ch->side ? x->rs : x->ls, *ve = ch->side ? x->re : x->le;
+	const int *vs, *ve;
 	int i, n, o, m = 0;
 
 	if (ch->e >= 0) {
@@ -683,6 +683,8 @@ static int branches(struct exact *x, const struct choice *ch,
 		}
 		return m;
 	}
+	vs = ch->side ? x->rs : x->ls;
+	ve = ch->side ? x->re : x->le;
 	n = vs[ch->v + 1] - vs[ch->v];
 	o = (int)(rnd(s) % n);
 	for (i = 0; i < n; i++) {
@@ -841,7 +843,8 @@ static int partial(struct state *s, int *colour)
  * to integers, scaled or cut at a threshold, and only an exact check in
  * integers counts as a proof.
  */
-#define LP_EPS 0.1		/* growth per extra edge in a slot */
+#define LP_EPS 0.1		/* first growth per extra edge in a slot */
+#define LP_COOL 256.0		/* rounds until the growth has halved */
 #define LP_FLOOR 1e-30		/* relative weight kept, against denormals */
 #define LP_SCALE 16777216.0	/* integer weights up to 2^24 per slot */
 #define LP_CHECK 16		/* rounds between roundings */
@@ -852,6 +855,7 @@ struct lp {
 	int nslots;
 	double *w;		/* [nslots]: the slot's weight, the heaviest 1 */
 	double *up;		/* [maxload + 1]: weight factor for a load */
+	int maxload;
 	int *load;		/* [nslots]: edges taking the slot this round */
 	int64_t *z;		/* [nslots]: rounded weights */
 	int *guide;		/* per list entry: rounds its edge took it */
@@ -907,13 +911,20 @@ static int rounded(struct lp *x)
 	return 0;
 }
 
-/* Every edge takes its cheapest colour; loaded slots grow. */
-static void lp_round(struct lp *x)
+/*
+ * Every edge takes its cheapest colour; loaded slots grow. The growth
+ * shrinks over the rounds: large steps find the heavy slots fast, small
+ * ones stop the weights oscillating around the optimum.
+ */
+static void lp_round(struct lp *x, long t)
 {
 	const struct lec_problem *p = x->p;
 	int nc = p->ncolours, e, k, s;
-	double top = 0, inv;
+	double top = 0, inv, eps = LP_EPS / (1 + t / LP_COOL);
 
+	x->up[0] = 1 / (1 + eps);
+	for (k = 1; k <= x->maxload; k++)
+		x->up[k] = x->up[k - 1] * (1 + eps);
 	memset(x->load, 0, sizeof(int) * x->nslots);
 	for (e = 0; e < p->nedges; e++) {
 		const double *wu = x->w + (size_t)p->left[e] * nc;
@@ -946,10 +957,10 @@ static void lp_round(struct lp *x)
 }
 
 /* Slots no list names keep weight 0: they constrain nothing. */
-static void lp_init(struct lp *x, int maxload)
+static void lp_init(struct lp *x)
 {
 	const struct lec_problem *p = x->p;
-	int nc = p->ncolours, e, k, i;
+	int nc = p->ncolours, e, k;
 
 	memset(x->w, 0, sizeof(double) * x->nslots);
 	for (e = 0; e < p->nedges; e++) {
@@ -959,9 +970,6 @@ static void lp_init(struct lp *x, int maxload)
 			     p->list[k]] = 1;
 		}
 	}
-	x->up[0] = 1 / (1 + LP_EPS);
-	for (i = 1; i <= maxload; i++)
-		x->up[i] = x->up[i - 1] * (1 + LP_EPS);
 }
 
 /*
@@ -989,9 +997,10 @@ static int lp_refuted(const struct lec_problem *p, long rounds,
 	x.z = malloc(sizeof(int64_t) * ((size_t)x.nslots + 1));
 	if (!x.w || !x.up || !x.load || !x.z)
 		goto out;
-	lp_init(&x, maxload);
+	x.maxload = maxload;
+	lp_init(&x);
 	for (t = 1, r = 0; t <= rounds && !r; t++) {
-		lp_round(&x);
+		lp_round(&x, t);
 		r = t % LP_CHECK == 0 && rounded(&x);
 	}
 out:
