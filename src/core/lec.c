@@ -9,8 +9,11 @@
  * alternating path, or take the least clashing colour and evict the
  * clashes. Behind them, an exact depth-first search with forward checking,
  * vertex propagation and restarts either finds a colouring or proves there
- * is none within a node budget: first on the core around the edges the
- * repair could not place, then on the whole graph.
+ * is none within a node budget: a short run first; then an LP certificate
+ * (Farkas weights, checked in integers) refutes instances whose fractional
+ * relaxation is infeasible and otherwise orders the search's colours;
+ * then the search on the core around the edges the repair could not
+ * place, and on the whole graph.
  */
 #include <limits.h>
 #include <stdlib.h>
