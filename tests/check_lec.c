@@ -111,7 +111,8 @@ END_TEST
 /* Exact search alone (no repair) must decide the same instances. */
 START_TEST(exact_search_alone)
 {
-	struct lec_budget b = { 0, -1, 1000000, 7 };
+	struct lec_budget b = { .restarts = -1, .exact_nodes = 1000000,
+				.seed = 7 };
 	int trial;
 
 	test_rng = 0xabcdef;
@@ -215,6 +216,137 @@ START_TEST(parallel_edges)
 }
 END_TEST
 
+/*
+ * The 46 edges around the conflict of a phase graph of the route bench
+ * (FT(2;20,18), f = 10, every leaf tight), 18 leaves a side and 20 planes:
+ * its fractional relaxation is infeasible, but no vertex or colour class
+ * shows it and the exact search does not finish.
+ */
+static const int core_left[] = {
+	0, 1, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6,
+	6, 6, 6, 6, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 9, 9,
+	9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12,
+};
+static const int core_right[] = {
+	11, 11, 11, 11, 13, 14, 11, 13, 14, 15, 11, 13, 14, 15, 16, 11,
+	13, 14, 15, 16, 11, 13, 14, 15, 16, 11, 13, 14, 15, 16, 11, 13,
+	14, 15, 16, 13, 14, 15, 16, 13, 14, 15, 16, 14, 15, 16,
+};
+static const int core_lstart[] = {
+	0, 6, 13, 17, 20, 26, 32, 37, 40, 46, 49, 54, 57, 62, 66, 71,
+	76, 79, 83, 88, 91, 94, 99, 106, 113, 116, 124, 129, 134, 139, 144, 149,
+	152, 157, 162, 167, 170, 175, 182, 185, 189, 192, 196, 202, 207, 211, 215,
+};
+static const int core_list[] = {
+	1, 3, 4, 11, 17, 18, 1, 3, 4, 5, 11, 13, 15, 1, 4, 11,
+	18, 1, 3, 18, 0, 1, 3, 6, 7, 9, 0, 1, 6, 8, 9, 16,
+	1, 4, 5, 11, 15, 1, 6, 9, 1, 4, 6, 8, 9, 16, 4, 10,
+	16, 4, 5, 13, 15, 17, 0, 6, 17, 0, 4, 6, 8, 16, 4, 10,
+	13, 16, 0, 4, 5, 13, 17, 3, 4, 5, 15, 18, 3, 7, 9, 4,
+	8, 9, 16, 4, 7, 10, 16, 18, 4, 5, 7, 3, 4, 18, 3, 6,
+	9, 12, 14, 4, 6, 9, 12, 14, 16, 19, 4, 10, 12, 14, 16, 18,
+	19, 4, 12, 14, 1, 2, 3, 4, 11, 15, 17, 18, 1, 2, 3, 12,
+	17, 1, 2, 4, 12, 19, 2, 4, 12, 18, 19, 1, 2, 4, 12, 17,
+	4, 5, 11, 13, 15, 6, 7, 12, 4, 6, 8, 12, 19, 4, 7, 12,
+	13, 19, 4, 5, 7, 12, 13, 6, 7, 12, 6, 8, 12, 16, 19, 7,
+	10, 12, 13, 16, 18, 19, 7, 12, 13, 1, 2, 3, 17, 1, 2, 4,
+	2, 4, 13, 18, 1, 2, 4, 5, 13, 17, 4, 6, 8, 9, 14, 4,
+	13, 14, 18, 4, 13, 14, 17,
+};
+
+START_TEST(lp_refutes_a_tight_core)
+{
+	struct lec_problem p = { 18, 18, 20, 46, core_left, core_right,
+				 core_lstart, core_list };
+	struct lec_budget dfs = { .restarts = -1, .exact_nodes = 10000,
+				  .seed = 1 };
+	struct lec_budget lp = { .restarts = -1, .lp_rounds = 2000,
+				 .seed = 1 };
+	int col[46], e;
+
+	for (e = 0; e < 46; e++)
+		col[e] = -1;
+	ck_assert_int_eq(lec_solve(&p, col, &dfs), LEC_UNKNOWN);
+	for (e = 0; e < 46; e++)
+		col[e] = -1;
+	ck_assert_int_eq(lec_solve(&p, col, &lp), LEC_INFEASIBLE);
+	assert_proper_partial(&p, col);
+}
+END_TEST
+
+/*
+ * The LP alone never refutes a colourable instance, and it refutes more
+ * than the vertex conditions it runs after.
+ */
+START_TEST(lp_refutes_only_the_infeasible)
+{
+	struct lec_budget pre = { .restarts = -1, .seed = 3 };
+	struct lec_budget lp = { .restarts = -1, .lp_rounds = 500,
+				 .seed = 3 };
+	int trial, byvertex = 0, bylp = 0;
+
+	test_rng = 0x1f0e;
+	for (trial = 0; trial < 3000; trial++) {
+		struct inst in;
+		int col[MAXE], bcol[MAXE], e, r, ne = 2 + (int)(rnd() % 9);
+		int truth;
+
+		make(&in, 2 + rnd() % 3, 2 + rnd() % 3, 2 + rnd() % 4, ne,
+		     55, NULL);
+		truth = brute(&in.p, bcol, 0);
+		for (e = 0; e < ne; e++)
+			col[e] = -1;
+		byvertex += lec_solve(&in.p, col, &pre) == LEC_INFEASIBLE;
+		for (e = 0; e < ne; e++)
+			col[e] = -1;
+		r = lec_solve(&in.p, col, &lp);
+		ck_assert_int_ne(r, LEC_SOLVED);
+		if (r == LEC_INFEASIBLE) {
+			ck_assert(!truth);
+			bylp++;
+		}
+	}
+	ck_assert_int_gt(bylp, byvertex);
+}
+END_TEST
+
+/* Colourable phase-sized instances: the LP alone never refutes them. */
+START_TEST(lp_keeps_planted_solutions)
+{
+	struct lec_budget lp = { .restarts = -1, .lp_rounds = 2000,
+				 .seed = 5 };
+	int trial;
+
+	test_rng = 0x91a7;
+	for (trial = 0; trial < 100; trial++) {
+		struct inst in;
+		int planted[MAXE], col[MAXE], e, ne = 0, c, i, n = 0;
+
+		/* every vertex of a 6 + 6 graph uses every colour once */
+		for (c = 0; c < 8 && ne + 6 <= MAXE; c++) {
+			int shift = (int)(rnd() % 6);
+
+			for (i = 0; i < 6; i++) {
+				in.left[ne] = i;
+				in.right[ne] = (i + shift) % 6;
+				planted[ne++] = c;
+			}
+		}
+		for (e = 0; e < ne; e++) {
+			in.lstart[e] = n;
+			for (c = 0; c < 8; c++)
+				if (c == planted[e] || rnd() % 3 == 0)
+					in.list[n++] = c;
+			col[e] = -1;
+		}
+		in.lstart[ne] = n;
+		in.p = (struct lec_problem){ 6, 6, 8, ne, in.left, in.right,
+					     in.lstart, in.list };
+		ck_assert_int_eq(lec_solve(&in.p, col, &lp), LEC_UNKNOWN);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("lec");
@@ -225,6 +357,9 @@ int main(void)
 	tcase_add_test(tc, planted_solutions);
 	tcase_add_test(tc, keeps_a_proper_hint);
 	tcase_add_test(tc, parallel_edges);
+	tcase_add_test(tc, lp_refutes_a_tight_core);
+	tcase_add_test(tc, lp_refutes_only_the_infeasible);
+	tcase_add_test(tc, lp_keeps_planted_solutions);
 	tcase_set_timeout(tc, 0);
 	suite_add_tcase(su, tc);
 	return run_suite(su);

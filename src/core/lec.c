@@ -9,8 +9,11 @@
  * alternating path, or take the least clashing colour and evict the
  * clashes. Behind them, an exact depth-first search with forward checking,
  * vertex propagation and restarts either finds a colouring or proves there
- * is none within a node budget: first on the core around the edges the
- * repair could not place, then on the whole graph.
+ * is none within a node budget: a short run first; then an LP certificate
+ * (Farkas weights, checked in integers) refutes instances whose fractional
+ * relaxation is infeasible and otherwise orders the search's colours;
+ * then the search on the core around the edges the repair could not
+ * place, and on the whole graph.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@ const struct lec_budget lec_default_budget = {
 	.restarts = 1,
 	.exact_nodes = 200000,
 	.seed = 0x9e3779b97f4a7c15ull,
+	.lp_rounds = 2000,
 };
 
 struct state {
@@ -38,6 +42,7 @@ struct state {
 	int *best;		/* the colouring with the fewest uncoloured */
 	int *path;		/* scratch for alternating paths */
 	int nbest;
+	const int *guide;	/* per list entry: the LP's preference, or NULL */
 };
 
 static uint32_t rnd(struct state *s)
@@ -520,6 +525,18 @@ struct exact {
 	long budget;
 	int *cnt, *st, *open, stamp;	/* per colour, for vertex scans */
 	int ties;			/* equal choices seen, for tie-breaks */
+	struct cand *cand;		/* branches of the nodes on the path */
+	int top;
+};
+
+/*
+ * One branch: colour edge e with list entry k. Each node colours a
+ * distinct edge and has at most as many branches as that edge has list
+ * entries, so the path's branches fit in one entry per list entry.
+ */
+struct cand {
+	int64_t key;
+	int e, k;
 };
 
 /* What to branch on: an edge's colours, or a colour's edges at a vertex. */
@@ -649,14 +666,67 @@ static int try(struct exact *x, int e, int c)
 	return 0;
 }
 
-/* 1 solved, 0 exhausted this subtree, -1 budget spent. */
-static int dfs(struct exact *x)
+/* The branches of a choice, from a random offset so that restarts differ. */
+static int branches(struct exact *x, const struct choice *ch,
+		    struct cand *cd)
 {
 	struct state *s = x->s;
 	const struct lec_problem *p = s->p;
 	const int *vs, *ve;
+	int i, n, o, m = 0;
+
+	if (ch->e >= 0) {
+		n = p->lstart[ch->e + 1] - p->lstart[ch->e];
+		o = (int)(rnd(s) % n);
+		for (i = 0; i < n; i++) {
+			int k = p->lstart[ch->e] + (i + o) % n;
+
+			if (is_free(s, ch->e, p->list[k]))
+				cd[m++] = (struct cand){ 0, ch->e, k };
+		}
+		return m;
+	}
+	vs = ch->side ? x->rs : x->ls;
+	ve = ch->side ? x->re : x->le;
+	n = vs[ch->v + 1] - vs[ch->v];
+	o = (int)(rnd(s) % n);
+	for (i = 0; i < n; i++) {
+		int g = ve[vs[ch->v] + (i + o) % n], k = list_pos(p, g, ch->c);
+
+		if (s->colour[g] < 0 && k < p->lstart[g + 1] &&
+		    p->list[k] == ch->c && is_free(s, g, ch->c))
+			cd[m++] = (struct cand){ 0, g, k };
+	}
+	return m;
+}
+
+/*
+ * The LP's favourites first: the colours the fractional relaxation uses
+ * most lead to a colouring far sooner than random ones where the graph is
+ * tight. The keys are perturbed so that restarts still differ.
+ */
+static void by_guide(struct state *s, struct cand *cd, int n)
+{
+	struct cand t;
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		cd[i].key = (int64_t)s->guide[cd[i].k] * (512 + rnd(s) % 256);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && cd[j].key > cd[j - 1].key; j--) {
+			t = cd[j];
+			cd[j] = cd[j - 1];
+			cd[j - 1] = t;
+		}
+}
+
+/* 1 solved, 0 exhausted this subtree, -1 budget spent. */
+static int dfs(struct exact *x)
+{
+	struct state *s = x->s;
 	struct choice ch;
-	int i, r, n, o;
+	struct cand *cd;
+	int i, r = 0, n;
 
 	if (s->nunc == 0)
 		return 1;
@@ -664,34 +734,15 @@ static int dfs(struct exact *x)
 		return -1;
 	if (!choose(x, &ch))
 		return 0;
-	if (ch.e >= 0) {
-		n = p->lstart[ch.e + 1] - p->lstart[ch.e];
-		o = (int)(rnd(s) % n);
-
-		for (i = 0; i < n; i++) {
-			int c = p->list[p->lstart[ch.e] + (i + o) % n];
-
-			r = is_free(s, ch.e, c) ? try(x, ch.e, c) : 0;
-			if (r)
-				return r;
-		}
-		return 0;
-	}
-	vs = ch.side ? x->rs : x->ls;
-	ve = ch.side ? x->re : x->le;
-	n = vs[ch.v + 1] - vs[ch.v];
-	o = (int)(rnd(s) % n);
-	for (i = 0; i < n; i++) {
-		int g = ve[vs[ch.v] + (i + o) % n];
-
-		if (s->colour[g] >= 0 || !in_list(p, g, ch.c) ||
-		    !is_free(s, g, ch.c))
-			continue;
-		r = try(x, g, ch.c);
-		if (r)
-			return r;
-	}
-	return 0;
+	cd = x->cand + x->top;
+	n = branches(x, &ch, cd);
+	if (s->guide)
+		by_guide(s, cd, n);
+	x->top += n;
+	for (i = 0; i < n && !r; i++)
+		r = try(x, cd[i].e, s->p->list[cd[i].k]);
+	x->top -= n;
+	return r;
 }
 
 static int exact_search(struct state *s, long budget, const int *ls,
@@ -706,8 +757,9 @@ static int exact_search(struct state *s, long budget, const int *ls,
 	x.cnt = malloc(sizeof(int) * (p->ncolours + 1));
 	x.st = calloc(p->ncolours + 1, sizeof(int));
 	x.open = malloc(sizeof(int) * (p->ncolours + 1));
+	x.cand = malloc(sizeof(struct cand) * ((size_t)p->lstart[p->nedges] + 1));
 	r = LEC_NOMEM;
-	if (!x.avail || !x.cnt || !x.st || !x.open)
+	if (!x.avail || !x.cnt || !x.st || !x.open || !x.cand)
 		goto out;
 	/* restarts with growing limits tame heavy tails; a finished run is a proof */
 	for (limit = 1000, spent = 0, r = -1; r < 0 && spent < budget;
@@ -716,6 +768,7 @@ static int exact_search(struct state *s, long budget, const int *ls,
 		for (e = 0; e < p->nedges; e++)
 			x.avail[e] = p->lstart[e + 1] - p->lstart[e];
 		x.nodes = 0;
+		x.top = 0;
 		x.budget = limit < budget - spent ? limit : budget - spent;
 		r = dfs(&x);
 		spent += x.nodes;
@@ -726,6 +779,7 @@ out:
 	free(x.cnt);
 	free(x.st);
 	free(x.open);
+	free(x.cand);
 	return r;
 }
 
@@ -775,6 +829,189 @@ static int partial(struct state *s, int *colour)
 	greedy(s, order, NULL);
 	free(order);
 	return LEC_INFEASIBLE;
+}
+
+/*
+ * LP refutation. Weights z >= 0 on the slots (a vertex and a colour) with
+ *   sum over edges e of min over c in L(e) of (z[u(e)][c] + z[v(e)][c])
+ *   > sum of all z
+ * prove that no colouring exists: an edge coloured c fills slots (u, c)
+ * and (v, c), each at most once, so a colouring would give the sum of the
+ * minima at most the sum of the weights. By Farkas' lemma such z exist
+ * exactly when the fractional relaxation is infeasible: a global bound
+ * that no local propagation of the exact search sees. Multiplicative weights (Arora, Hazan and
+ * Kale, "The multiplicative weights update method", Section 3.3) find them
+ * approximately: each round every edge takes its cheapest colour and the
+ * slots that get more than one edge grow heavier. The weights are rounded
+ * to integers, scaled or cut at a threshold, and only an exact check in
+ * integers counts as a proof.
+ */
+#define LP_EPS 0.1		/* first growth per extra edge in a slot */
+#define LP_COOL 256.0		/* rounds until the growth has halved */
+#define LP_FLOOR 1e-30		/* relative weight kept, against denormals */
+#define LP_SCALE 16777216.0	/* integer weights up to 2^24 per slot */
+#define LP_CHECK 16		/* rounds between roundings */
+#define LP_CUTS 10		/* thresholds 0.7, 0.7^2, ... of the heaviest */
+
+struct lp {
+	const struct lec_problem *p;
+	int nslots;
+	double *w;		/* [nslots]: the slot's weight, the heaviest 1 */
+	double *up;		/* [maxload + 1]: weight factor for a load */
+	int maxload;
+	int *load;		/* [nslots]: edges taking the slot this round */
+	int64_t *z;		/* [nslots]: rounded weights */
+	int *guide;		/* per list entry: rounds its edge took it */
+};
+
+static const int64_t *zslot(const struct lec_problem *p, const int64_t *z,
+			    int side, int v)
+{
+	return z + (size_t)(side ? p->nleft + v : v) * p->ncolours;
+}
+
+/* The check in integers: 1 when z proves that no colouring exists. */
+static int certifies(const struct lec_problem *p, const int64_t *z)
+{
+	int64_t need = 0, have = 0, m;
+	int e, k, s, n = (p->nleft + p->nright) * p->ncolours;
+
+	for (s = 0; s < n; s++)
+		have += z[s];
+	for (e = 0; e < p->nedges; e++) {
+		const int64_t *zu = zslot(p, z, 0, p->left[e]);
+		const int64_t *zv = zslot(p, z, 1, p->right[e]);
+
+		m = INT64_MAX;
+		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
+			int c = p->list[k];
+
+			if (zu[c] + zv[c] < m)
+				m = zu[c] + zv[c];
+		}
+		need += m;
+	}
+	return need > have;
+}
+
+/* Scaled weights, then slots at or above a threshold with weight 1. */
+static int rounded(struct lp *x)
+{
+	double cut = 1.0;
+	int i, s;
+
+	for (s = 0; s < x->nslots; s++)
+		x->z[s] = (int64_t)(x->w[s] * LP_SCALE + 0.5);
+	if (certifies(x->p, x->z))
+		return 1;
+	for (i = 0; i < LP_CUTS; i++) {
+		cut *= 0.7;
+		for (s = 0; s < x->nslots; s++)
+			x->z[s] = x->w[s] >= cut;
+		if (certifies(x->p, x->z))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Every edge takes its cheapest colour; loaded slots grow. The growth
+ * shrinks over the rounds: large steps find the heavy slots fast, small
+ * ones stop the weights oscillating around the optimum.
+ */
+static void lp_round(struct lp *x, long t)
+{
+	const struct lec_problem *p = x->p;
+	int nc = p->ncolours, e, k, s;
+	double top = 0, inv, eps = LP_EPS / (1 + t / LP_COOL);
+
+	x->up[0] = 1 / (1 + eps);
+	for (k = 1; k <= x->maxload; k++)
+		x->up[k] = x->up[k - 1] * (1 + eps);
+	memset(x->load, 0, sizeof(int) * x->nslots);
+	for (e = 0; e < p->nedges; e++) {
+		const double *wu = x->w + (size_t)p->left[e] * nc;
+		const double *wv = x->w + (size_t)(p->nleft + p->right[e]) * nc;
+		int bk = p->lstart[e], best = p->list[bk];
+
+		for (k = bk + 1; k < p->lstart[e + 1]; k++) {
+			int c = p->list[k];
+
+			if (wu[c] + wv[c] < wu[best] + wv[best]) {
+				bk = k;
+				best = c;
+			}
+		}
+		x->guide[bk]++;
+		x->load[(size_t)p->left[e] * nc + best]++;
+		x->load[(size_t)(p->nleft + p->right[e]) * nc + best]++;
+	}
+	for (s = 0; s < x->nslots; s++) {
+		x->w[s] *= x->up[x->load[s]];
+		if (x->w[s] > top)
+			top = x->w[s];
+	}
+	inv = 1 / top;
+	for (s = 0; s < x->nslots; s++) {
+		x->w[s] *= inv;
+		if (x->w[s] > 0 && x->w[s] < LP_FLOOR)
+			x->w[s] = LP_FLOOR;
+	}
+}
+
+/* Slots no list names keep weight 0: they constrain nothing. */
+static void lp_init(struct lp *x)
+{
+	const struct lec_problem *p = x->p;
+	int nc = p->ncolours, e, k;
+
+	memset(x->w, 0, sizeof(double) * x->nslots);
+	for (e = 0; e < p->nedges; e++) {
+		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
+			x->w[(size_t)p->left[e] * nc + p->list[k]] = 1;
+			x->w[(size_t)(p->nleft + p->right[e]) * nc +
+			     p->list[k]] = 1;
+		}
+	}
+}
+
+/*
+ * 1 refuted, 0 not within the rounds (guide[] then holds how often each
+ * list entry was an edge's cheapest, the fractional solution in the
+ * large), -1 out of memory.
+ */
+static int lp_refuted(const struct lec_problem *p, long rounds,
+		      const int *ls, const int *rs, int *guide)
+{
+	struct lp x = { .p = p, .guide = guide };
+	int maxload = 1, v, r = -1;
+	long t;
+
+	for (v = 0; v < p->nleft; v++)
+		if (ls[v + 1] - ls[v] > maxload)
+			maxload = ls[v + 1] - ls[v];
+	for (v = 0; v < p->nright; v++)
+		if (rs[v + 1] - rs[v] > maxload)
+			maxload = rs[v + 1] - rs[v];
+	x.nslots = (p->nleft + p->nright) * p->ncolours;
+	x.w = malloc(sizeof(double) * ((size_t)x.nslots + 1));
+	x.up = malloc(sizeof(double) * ((size_t)maxload + 1));
+	x.load = malloc(sizeof(int) * ((size_t)x.nslots + 1));
+	x.z = malloc(sizeof(int64_t) * ((size_t)x.nslots + 1));
+	if (!x.w || !x.up || !x.load || !x.z)
+		goto out;
+	x.maxload = maxload;
+	lp_init(&x);
+	for (t = 1, r = 0; t <= rounds && !r; t++) {
+		lp_round(&x, t);
+		r = t % LP_CHECK == 0 && rounded(&x);
+	}
+out:
+	free(x.w);
+	free(x.up);
+	free(x.load);
+	free(x.z);
+	return r;
 }
 
 struct sub {
@@ -837,7 +1074,8 @@ out:
  */
 static int core_refuted(const struct state *s, long nodes)
 {
-	struct lec_budget b = { 0, -1, nodes, 1 };
+	struct lec_budget b = { .restarts = -1, .exact_nodes = nodes,
+				.seed = 1 };
 	struct sub u;
 	int r = core(s, &u);
 
@@ -847,6 +1085,40 @@ static int core_refuted(const struct state *s, long nodes)
 	if (r == LEC_NOMEM || r < 0)
 		return -1;
 	return r == LEC_INFEASIBLE;
+}
+
+/* Nodes of the first exact search: enough for most repair failures. */
+#define EXACT_QUICK 1000
+
+/*
+ * After the repair: a short exact search settles most instances; the LP
+ * refutes those whose fractional relaxation fails and guides the search
+ * for the rest; then the core, and the whole graph with what is left.
+ */
+static int decide(struct state *s, const struct lec_budget *b,
+		  const int *ls, const int *le, const int *rs, const int *re)
+{
+	const struct lec_problem *p = s->p;
+	long quick = b->exact_nodes < EXACT_QUICK ? b->exact_nodes : EXACT_QUICK;
+	int *guide = NULL, r = LEC_UNKNOWN, t;
+
+	if (quick > 0)
+		r = exact_search(s, quick, ls, le, rs, re);
+	if (r == LEC_UNKNOWN && b->lp_rounds > 0) {
+		guide = calloc((size_t)p->lstart[p->nedges] + 1, sizeof(int));
+		t = guide ? lp_refuted(p, b->lp_rounds, ls, rs, guide) : -1;
+		r = t < 0 ? LEC_NOMEM : t ? LEC_INFEASIBLE : LEC_UNKNOWN;
+		s->guide = guide;
+	}
+	if (r == LEC_UNKNOWN && b->exact_nodes > 0 && b->restarts >= 0) {
+		t = core_refuted(s, b->exact_nodes);
+		r = t < 0 ? LEC_NOMEM : t ? LEC_INFEASIBLE : LEC_UNKNOWN;
+	}
+	if (r == LEC_UNKNOWN && b->exact_nodes > quick)
+		r = exact_search(s, b->exact_nodes - quick, ls, le, rs, re);
+	s->guide = NULL;
+	free(guide);
+	return r;
 }
 
 static int run(struct state *s, const struct lec_budget *b, int *colour,
@@ -885,13 +1157,7 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 			r = LEC_NOMEM;
 		}
 	}
-	r = LEC_UNKNOWN;
-	if (b->exact_nodes > 0 && b->restarts >= 0) {
-		t = core_refuted(s, b->exact_nodes);
-		r = t < 0 ? LEC_NOMEM : t ? LEC_INFEASIBLE : LEC_UNKNOWN;
-	}
-	if (b->exact_nodes > 0 && r == LEC_UNKNOWN)
-		r = exact_search(s, b->exact_nodes, ls, le, rs, re);
+	r = decide(s, b, ls, le, rs, re);
 	if (r != LEC_SOLVED && r != LEC_NOMEM)
 		memcpy(colour, s->best, sizeof(int) * p->nedges);
 out:

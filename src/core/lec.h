@@ -33,6 +33,7 @@ struct lec_budget {
 	int restarts;		/* repair attempts with fresh seeds */
 	long exact_nodes;	/* nodes of the exact search; 0 skips it */
 	uint64_t seed;
+	long lp_rounds;		/* rounds of the LP refutation; 0 skips it */
 };
 
 /*
