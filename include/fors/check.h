@@ -18,7 +18,7 @@ struct fors_check_report {
 	uint32_t shared;	/* (phase, link) pairs with two or more */
 	uint32_t undelivered;	/* transfers lost, looping or misdelivered */
 	uint32_t not_updown;	/* delivered, but not leaf(-spine-leaf) */
-	size_t reach_pairs;	/* (leaf, CA LID) pairs tried */
+	size_t reach_pairs;	/* (switch, CA LID) pairs tried */
 	uint32_t unreachable;	/* of those, not delivered */
 	uint32_t schedule;	/* 1 if the schedule breaks its own rules */
 	uint32_t nkept;

@@ -33,7 +33,7 @@ static void report(const char *path, const struct fors_check_report *r)
 
 	for (i = 0; i < r->nkept; i++)
 		printf("  %s\n", r->kept[i]);
-	printf("%s: %u phases, %zu transfers followed; max link load %u, %u shared (phase, link) pairs, %u undelivered, %u not up/down; %zu (leaf, LID) pairs, %u unreachable%s\n",
+	printf("%s: %u phases, %zu transfers followed; max link load %u, %u shared (phase, link) pairs, %u undelivered, %u not up/down; %zu (switch, LID) pairs, %u unreachable%s\n",
 	       path, r->phases, r->transfers, r->max_load, r->shared,
 	       r->undelivered, r->not_updown, r->reach_pairs, r->unreachable,
 	       r->schedule ? "; the schedule breaks its rules" : "");

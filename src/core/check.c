@@ -230,7 +230,20 @@ static void follow(struct ck *c, uint32_t p, size_t i)
 	}
 }
 
-/* Every LID of every CA port, from every leaf. */
+static int linked(const struct fors_node *n)
+{
+	uint32_t k;
+
+	for (k = 1; k <= n->nports; k++)
+		if (n->ports[k].peer != FORS_NO_PEER)
+			return 1;
+	return 0;
+}
+
+/*
+ * Every LID of every CA port, from every linked switch: spines too, whose own
+ * LID-routed management replies must reach hosts behind a failed cable.
+ */
 static void reach(struct ck *c)
 {
 	const struct fors_schedule *s = c->s;
@@ -238,7 +251,7 @@ static void reach(struct ck *c)
 	struct hop hp;
 
 	for (i = 0; i < c->t->nnodes; i++) {
-		if (!c->leaf[i])
+		if (c->table[i] < 0 || !linked(&c->t->nodes[i]))
 			continue;
 		for (h = 0; h < s->nhosts; h++) {
 			for (j = 0; j < (1u << s->lmc); j++) {
@@ -250,7 +263,7 @@ static void reach(struct ck *c)
 				    hp.port == c->hport[s->hosts[h].sid])
 					continue;
 				c->rep->unreachable++;
-				keep(c, "LID %u (host %u) is not reachable from leaf \"%s\"",
+				keep(c, "LID %u (host %u) is not reachable from switch \"%s\"",
 				     lid, s->hosts[h].sid, desc(c, i));
 			}
 		}

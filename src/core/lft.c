@@ -284,6 +284,31 @@ static void set(struct fors_lfts *lf, uint32_t sw, uint32_t lid, uint32_t port)
 	lf->port[(size_t)sw * (lf->maxlid + 1) + lid] = (uint8_t)port;
 }
 
+/*
+ * A spine that lost its cables to the host's leaf reaches it through
+ * another leaf, which forwards up as it does for its own traffic. No leaf
+ * sends this LID to this spine, so only what the spine itself originates
+ * (LID-routed management replies) takes this down-up turn.
+ */
+static uint32_t detour_port(const struct lb *b, uint32_t s, uint32_t lh,
+			    uint32_t lid)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t i, k;
+
+	for (i = 0; i < fb->m1; i++) {
+		uint32_t l = (lid + i) % fb->m1;
+
+		if (l == lh || fb->leaf[l] == FORS_NO_PEER ||
+		    fors_lft(b->lf, (uint32_t)b->swi[fb->leaf[l]], lid) == FORS_NO_PORT)
+			continue;
+		for (k = 0; k < fb->q; k++)
+			if (fb->plane_spine[k] == s && fors_plane_live(fb, l, k))
+				return fb->down[(size_t)l * fb->q + k];
+	}
+	return FORS_NO_PORT;
+}
+
 static void route_host(struct lb *b, uint32_t h)
 {
 	const struct fors_fabric *fb = b->fb;
@@ -311,10 +336,16 @@ static void route_host(struct lb *b, uint32_t h)
 				set(lf, (uint32_t)sw, lid,
 				    fb->up[(size_t)l * fb->q + p]);
 		}
-		for (s = 0; s < fb->nspines; s++)
-			if (fb->spine[s] != FORS_NO_PEER)
-				set(lf, (uint32_t)b->swi[fb->spine[s]], lid,
-				    down_port(fb, s, lh, nominal));
+		for (s = 0; s < fb->nspines; s++) {
+			uint32_t k;
+
+			if (fb->spine[s] == FORS_NO_PEER)
+				continue;
+			k = down_port(fb, s, lh, nominal);
+			if (k == FORS_NO_PORT)
+				k = detour_port(b, s, lh, lid);
+			set(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
+		}
 	}
 }
 
