@@ -28,7 +28,7 @@ printf '%-8s %-8s %s\n' engine state "OpenSM routing time, ms (each run)"
 for engine in fors minhop ftree; do
 	healthy="" failed=""
 	for r in $(seq "$reps"); do
-		lab_opensm H000 "$engine" 5
+		lab_opensm "$(lab_first_host)" "$engine" 5
 		healthy="$healthy $(lab_routing_ms)"
 		used=$(grep 'tables configured on all switches' "$lab_dir/osm.log" | tail -n 1 | sed 's/.*-> osm_ucast_mgr_process: //; s/ tables.*//')
 		reroute_any 'Unlink "L00"[28]'

@@ -12,7 +12,7 @@ lab_init "${DEMO_DIR:-demo}"
 "$FORS" netgen --hosts-per-leaf 20 --leaves 18 --spines 20 >"$lab_dir/lhcb.net"
 echo "== FT(2;20,18): 18 leaves, 20 spines, 360 hosts; ibsim and OpenSM in $lab_dir"
 lab_ibsim "$lab_dir/lhcb.net"
-lab_opensm H000 fors 5
+lab_opensm "$(lab_first_host)" fors 5
 
 # Leaf port of spine s in fors netgen's nets: after the 20 host ports.
 cable() { echo "\"L$(printf %02d "$1")\"[$((21 + $2))]"; }

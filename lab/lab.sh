@@ -53,8 +53,8 @@ lab_kill() {
 		sleep 0.2
 		t=$((t + 1))
 	done
-	kill -9 "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
+	kill -9 "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
 }
 
 # Wait until file $1 matches the extended regexp $2 at least $3 times.
@@ -80,6 +80,11 @@ lab_ibsim() {
 	lab_pids="$! $lab_pids"
 	lab_wait_for "$lab_dir/ibsim.log" 'sim>' 1 ||
 		lab_die "ibsim did not start: see $lab_dir/ibsim.log"
+}
+
+# The first host of the lab's net file: where OpenSM attaches.
+lab_first_host() {
+	sed -n 's/^\(Hca\|Ca\) [0-9]* "\([^"]*\)".*/\2/p' "$lab_dir/fabric.net" | head -n 1
 }
 
 # lab_console 'Unlink "L00"[21]': one command on ibsim's console.

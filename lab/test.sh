@@ -16,33 +16,33 @@ ko() { echo "FAIL: $*"; fails=$((fails + 1)); }
 leaf_port() { echo $(($1 + 1 + $2)); }
 
 state() {
-	name=$1
+	local st=$1
 	shift
 	if [ $# -gt 0 ]; then
 		lab_reroute "$@"
 	fi
 	lab_settle
-	if out=$(lab_verify "$name"); then
-		ok "$name: $(lab_summary) | $out"
+	if out=$(lab_verify "$st"); then
+		ok "$name $st: $(lab_summary) | $out"
 	else
-		ko "$name: $(lab_summary) | $out"
+		ko "$name $st: $(lab_summary) | $out"
 	fi
 }
 
 # fabric NAME M0 M1 SPINES LMC NETGEN-OPTIONS...
 fabric() {
-	name=$1 m0=$2 m1=$3 s=$4 lmc=$5
+	local name=$1 m0=$2 m1=$3 s=$4 lmc=$5
 	shift 5
 	lab_init "${LAB_DIR:-lab-out}/$name"
 	"$FORS" netgen --hosts-per-leaf "$m0" --leaves "$m1" --spines "$s" "$@" \
 		>"$lab_dir/net" || lab_die "netgen failed"
 	lab_ibsim "$lab_dir/net"
 	if [ "${LAB_VALGRIND:-0}" = 1 ]; then
-		LAB_TIMEOUT=600 lab_opensm H000 fors "$lmc" valgrind \
+		LAB_TIMEOUT=600 lab_opensm "$(lab_first_host)" fors "$lmc" valgrind \
 			--log-file="$lab_dir/valgrind.log" --leak-check=full \
 			--fullpath-after=/ --num-callers=30
 	else
-		lab_opensm H000 fors "$lmc"
+		lab_opensm "$(lab_first_host)" fors "$lmc"
 	fi
 	p0=$(leaf_port "$m0" 0) p1=$(leaf_port "$m0" 1) p2=$(leaf_port "$m0" 2)
 	state healthy
@@ -62,7 +62,7 @@ valgrind_ours() {
 	grep -q 'ERROR SUMMARY' "$1" || return 1
 	awk -v top="$lab_top/src/" '
 		/^==[0-9]+== *$/ { if (ours) n++; ours = 0; next }
-		index($0, top) { ours = 1 }
+		index($0, top) || index($0, "libfors.so") { ours = 1 }
 		END { if (ours) n++; exit n > 0 }' "$1"
 }
 
@@ -75,7 +75,7 @@ colour blue
 verify maybe
 EOF
 	lab_ibsim "$lab_dir/net"
-	lab_opensm H000 fors 1
+	lab_opensm "$(lab_first_host)" fors 1
 	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || true
 	for m in "fors.conf:1: schedule_file: expected an absolute path, got 'relative/path'; using the default" \
 		 "fors: warning: $lab_dir/fors.conf:2: unknown key 'colour' ignored" \
