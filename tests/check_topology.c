@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fors/fabric.h"
+#include "fors/netgen.h"
 #include "fors/topology.h"
 #include "fabric_util.h"
 #include "suite.h"
@@ -142,6 +144,161 @@ START_TEST(rejects_malformed)
 }
 END_TEST
 
+static struct fors_topology *reread(const struct fors_topology *t)
+{
+	struct fors_topology *r;
+	struct fors_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fors_topology_write(f, t), 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	ck_assert_msg(fors_topology_read(f, "written", &r, &err) == FORS_OK,
+		      "%s\n%s", err.msg, buf);
+	fclose(f);
+	free(buf);
+	return r;
+}
+
+static void assert_same_port(const struct fors_topology *a,
+			     const struct fors_port *x,
+			     const struct fors_topology *b,
+			     const struct fors_port *y)
+{
+	ck_assert_uint_eq(x->peer == FORS_NO_PEER, y->peer == FORS_NO_PEER);
+	ck_assert_uint_eq(x->guid, y->guid);
+	ck_assert_uint_eq(x->lid, y->lid);
+	if (x->peer == FORS_NO_PEER)
+		return;
+	ck_assert_str_eq(a->nodes[x->peer].id, b->nodes[y->peer].id);
+	ck_assert_uint_eq(x->peer_port, y->peer_port);
+}
+
+/* What the plugin's state file holds reads back as the same fabric. */
+START_TEST(write_reads_back)
+{
+	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
+	struct fors_topology *r = reread(t);
+	uint32_t i, k;
+
+	ck_assert_uint_eq(r->nnodes, t->nnodes);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *x = &t->nodes[i], *y = by_desc(r, x->desc);
+
+		ck_assert_str_eq(x->id, y->id);
+		ck_assert_int_eq(x->type, y->type);
+		ck_assert_uint_eq(x->guid, y->guid);
+		ck_assert_uint_eq(x->sysguid, y->sysguid);
+		ck_assert_uint_eq(x->lid, y->lid);
+		ck_assert_uint_eq(x->nports, y->nports);
+		for (k = 1; k <= x->nports; k++)
+			assert_same_port(t, &x->ports[k], r, &y->ports[k]);
+	}
+	fors_topology_free(r);
+	fors_topology_free(t);
+}
+END_TEST
+
+static void assert_same_analysis(const struct fors_topology *live,
+				 const struct fors_topology *a,
+				 const struct fors_topology *b)
+{
+	struct fors_fabric *x, *y;
+	struct fors_error err;
+	uint32_t i;
+
+	ck_assert_msg(fors_fabric_analyse(live, a, &x, &err) == 0, "%s", err.msg);
+	ck_assert_msg(fors_fabric_analyse(live, b, &y, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(x->q, y->q);
+	ck_assert_uint_eq(x->f, y->f);
+	ck_assert_uint_eq(x->m, y->m);
+	ck_assert_uint_eq(x->nhosts, y->nhosts);
+	for (i = 0; i < x->nhosts; i++)
+		ck_assert_uint_eq(x->hosts[i].sid, y->hosts[i].sid);
+	fors_fabric_free(x);
+	fors_fabric_free(y);
+}
+
+/*
+ * Remembering every fabric routed: a dead spine, a cut cable and a host
+ * gone stay expected, exactly as with the healthy fabric as reference.
+ */
+START_TEST(merge_remembers_the_healthy_fabric)
+{
+	uint8_t failed[4 * 4] = { 0 }, dead[4] = { 0, 1, 0, 0 };
+	uint8_t absent[4 * 4] = { 0 };
+	struct fors_netgen hg = { 4, 4, 4, 1, NULL, 1, NULL, NULL };
+	struct fors_netgen lg = { 4, 4, 4, 1, absent, 1, failed, dead };
+	struct fors_topology *h, *l, *seen = NULL;
+	struct fors_error err;
+	uint32_t n;
+
+	failed[2 * 4 + 3] = 1;
+	absent[6] = 1;
+	h = gen_topology(&hg);
+	l = gen_topology(&lg);
+	ck_assert_int_eq(fors_topology_merge(&seen, h, &err), 0);
+	n = seen->nnodes;
+	ck_assert_int_eq(fors_topology_merge(&seen, l, &err), 0);
+	ck_assert_uint_eq(seen->nnodes, n);
+	assert_same_analysis(l, seen, h);
+	fors_topology_free(seen);
+	seen = NULL;
+	ck_assert_int_eq(fors_topology_merge(&seen, l, &err), 0);
+	ck_assert_int_eq(fors_topology_merge(&seen, h, &err), 0);
+	assert_same_analysis(l, seen, h);
+	fors_topology_free(seen);
+	fors_topology_free(l);
+	fors_topology_free(h);
+}
+END_TEST
+
+/* A recabled port forgets its old link, at both of its old ends. */
+START_TEST(merge_takes_the_new_link)
+{
+	struct fors_topology *a = text_topology(
+		"Switch 2 \"A\"\n[1] \"B\"[1]\n\nSwitch 2 \"B\"\n[1] \"A\"[1]\n\n"
+		"Switch 2 \"C\"\n");
+	struct fors_topology *b = text_topology(
+		"Switch 2 \"A\"\n[1] \"C\"[2]\n\nSwitch 2 \"C\"\n[2] \"A\"[1]\n");
+	struct fors_topology *seen = NULL;
+	const struct fors_node *x, *y, *z;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_topology_merge(&seen, a, &err), 0);
+	ck_assert_int_eq(fors_topology_merge(&seen, b, &err), 0);
+	x = by_desc(seen, "A");
+	y = by_desc(seen, "B");
+	z = by_desc(seen, "C");
+	ck_assert_str_eq(seen->nodes[x->ports[1].peer].id, "C");
+	ck_assert_uint_eq(x->ports[1].peer_port, 2);
+	ck_assert_str_eq(seen->nodes[z->ports[2].peer].id, "A");
+	ck_assert_uint_eq(y->ports[1].peer, FORS_NO_PEER);
+	fors_topology_free(seen);
+	fors_topology_free(b);
+	fors_topology_free(a);
+}
+END_TEST
+
+START_TEST(merge_refuses_new_port_count)
+{
+	struct fors_topology *a = text_topology("Switch 2 \"A\"\n");
+	struct fors_topology *b = text_topology("Switch 3 \"A\"\n");
+	struct fors_topology *seen = NULL;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_topology_merge(&seen, a, &err), 0);
+	ck_assert_int_eq(fors_topology_merge(&seen, b, &err), FORS_EINVAL);
+	ck_assert_str_eq(err.msg, "a node changed its port count since it was first seen");
+	fors_topology_free(seen);
+	fors_topology_free(b);
+	fors_topology_free(a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("topology");
@@ -152,6 +309,12 @@ int main(void)
 	tcase_add_test(tc, one_sided_links);
 	tcase_add_loop_test(tc, rejects_malformed, 0,
 			    sizeof(malformed) / sizeof(malformed[0]));
+	suite_add_tcase(su, tc);
+	tc = tcase_create("edit");
+	tcase_add_test(tc, write_reads_back);
+	tcase_add_test(tc, merge_remembers_the_healthy_fabric);
+	tcase_add_test(tc, merge_takes_the_new_link);
+	tcase_add_test(tc, merge_refuses_new_port_count);
 	suite_add_tcase(su, tc);
 	return run_suite(su);
 }

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/config.h"
+#include "fors/error.h"
+#include "suite.h"
+
+struct notes {
+	int n, errors;
+	char msg[8][512];
+};
+
+static void note(void *ctx, int error, const char *msg)
+{
+	struct notes *s = ctx;
+
+	if (s->n < 8)
+		snprintf(s->msg[s->n], sizeof(s->msg[0]), "%s", msg);
+	s->n++;
+	s->errors += error;
+}
+
+static int parse(const char *text, struct fors_config *c, struct notes *s)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int e;
+
+	ck_assert_ptr_nonnull(f);
+	memset(s, 0, sizeof(*s));
+	fors_config_defaults(c);
+	e = fors_config_parse(f, "fors.conf", c, note, s);
+	fclose(f);
+	return e;
+}
+
+START_TEST(every_key)
+{
+	struct fors_config c;
+	struct notes s;
+
+	ck_assert_int_eq(parse("# fors\n\n schedule_file  /run/fors/sched.dump # here\n"
+			       "reference_topology\t/etc/opensm/healthy.topo\n"
+			       "state_file /var/lib/fors/seen\nverify FALSE\n",
+			       &c, &s), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_str_eq(c.schedule_file, "/run/fors/sched.dump");
+	ck_assert_str_eq(c.reference_topology, "/etc/opensm/healthy.topo");
+	ck_assert_str_eq(c.state_file, "/var/lib/fors/seen");
+	ck_assert_int_eq(c.verify, 0);
+	fors_config_free(&c);
+}
+END_TEST
+
+START_TEST(defaults)
+{
+	struct fors_config c;
+	struct notes s;
+
+	ck_assert_int_eq(parse("", &c, &s), 0);
+	ck_assert_ptr_null(c.schedule_file);
+	ck_assert_ptr_null(c.reference_topology);
+	ck_assert_ptr_null(c.state_file);
+	ck_assert_int_eq(c.verify, 1);
+	fors_config_free(&c);
+}
+END_TEST
+
+/* The documented messages; the key keeps its default. */
+static const struct {
+	const char *text, *msg;
+	int error;
+} bad[] = {
+	{ "colour blue\n", "fors.conf:1: unknown key 'colour' ignored", 0 },
+	{ "\nschedule_file relative/x\n",
+	  "fors.conf:2: schedule_file: expected an absolute path, got 'relative/x'; using the default", 1 },
+	{ "verify maybe\n",
+	  "fors.conf:1: verify: expected TRUE or FALSE, got 'maybe'; using the default", 1 },
+	{ "state_file\n", "fors.conf:1: state_file: no value given; using the default", 1 },
+	{ "reference_topology # none\n",
+	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
+};
+
+START_TEST(bad_lines)
+{
+	struct fors_config c;
+	struct notes s;
+
+	ck_assert_int_eq(parse(bad[_i].text, &c, &s), 0);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_int_eq(s.errors, bad[_i].error);
+	ck_assert_str_eq(s.msg[0], bad[_i].msg);
+	ck_assert_ptr_null(c.schedule_file);
+	ck_assert_ptr_null(c.state_file);
+	ck_assert_ptr_null(c.reference_topology);
+	ck_assert_int_eq(c.verify, 1);
+	fors_config_free(&c);
+}
+END_TEST
+
+START_TEST(last_value_wins)
+{
+	struct fors_config c;
+	struct notes s;
+
+	ck_assert_int_eq(parse("schedule_file /a\nschedule_file /b\nverify no\nverify yes\n",
+			       &c, &s), 0);
+	ck_assert_str_eq(c.schedule_file, "/b");
+	ck_assert_int_eq(c.verify, 1);
+	fors_config_free(&c);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	struct fors_config c;
+	struct notes s = { 0 };
+
+	fors_config_defaults(&c);
+	ck_assert_int_eq(fors_config_read("/nonexistent/fors.conf", &c, note, &s),
+			 FORS_EIO);
+	ck_assert_int_eq(s.errors, 1);
+	ck_assert_str_eq(s.msg[0], "cannot open /nonexistent/fors.conf: No such file or directory");
+	fors_config_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("config");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, every_key);
+	tcase_add_test(tc, defaults);
+	tcase_add_loop_test(tc, bad_lines, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, last_value_wins);
+	tcase_add_test(tc, missing_file);
+	suite_add_tcase(su, tc);
+	return run_suite(su);
+}
