@@ -18,6 +18,35 @@ static void put_num(FILE *out, int32_t v)
 		fprintf(out, " %d", v);
 }
 
+/* v in decimal, or '-' when negative, ending just before end. */
+static char *put_field(char *end, int64_t v)
+{
+	if (v < 0) {
+		*--end = '-';
+		return end;
+	}
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
+/* A transfer line built by hand: printf would be most of the file's cost. */
+static void put_xfer(FILE *out, const struct fors_xfer *x)
+{
+	char buf[48], *b = buf + sizeof(buf);
+
+	*--b = '\n';
+	b = put_field(b, x->dlid);
+	*--b = ' ';
+	b = put_field(b, x->plane);
+	*--b = ' ';
+	b = put_field(b, x->dst);
+	*--b = ' ';
+	b = put_field(b, x->src);
+	fwrite(b, 1, (size_t)(buf + sizeof(buf) - b), out);
+}
+
 static void put_desc(FILE *out, const char *d)
 {
 	fputc('"', out);
@@ -52,12 +81,8 @@ int fors_schedule_write(FILE *out, const struct fors_schedule *s)
 	}
 	for (p = 0; p < s->nphases; p++) {
 		fprintf(out, "phase %u %zu\n", p, s->start[p + 1] - s->start[p]);
-		for (i = s->start[p]; i < s->start[p + 1]; i++) {
-			fprintf(out, "%u %u", s->xfers[i].src, s->xfers[i].dst);
-			put_num(out, s->xfers[i].plane);
-			put_num(out, s->xfers[i].dlid);
-			fputc('\n', out);
-		}
+		for (i = s->start[p]; i < s->start[p + 1]; i++)
+			put_xfer(out, &s->xfers[i]);
 	}
 	fprintf(out, "end %zu\n", s->nxfers);
 	return ferror(out) ? FORS_EIO : FORS_OK;

@@ -102,13 +102,14 @@ static int build_lid_matrices(void *ctx)
 	struct fors_error err = { "" };
 
 	reset(p);
-	p->t0 = now_ms();
+	p->t[0] = now_ms();
 	if (route(p, &err)) {
 		LOG(p, OSM_LOG_ERROR, "cannot route this fabric: %s\n", err.msg);
 		keep_rejected(p);
 		reset(p);
 		return -1;
 	}
+	p->t[1] = now_ms();
 	return 1;
 }
 
@@ -163,15 +164,19 @@ static void remember(struct fors_plugin *p)
 		LOG(p, OSM_LOG_ERROR, "state file not written: %s\n", err.msg);
 }
 
-static void log_summary(struct fors_plugin *p, double ms)
+/* The whole routing, and where it went: fors, OpenSM's hop matrices
+ * between our two callbacks, the check, the files. */
+static void log_summary(struct fors_plugin *p)
 {
 	const struct fors_route *r = p->route;
+	const double *t = p->t;
 
 	LOG(p, OSM_LOG_INFO,
-	    "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, %.1f ms, generation %" PRIu64 "\n",
+	    "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, install %.1f, verify %.1f, files %.1f ms)\n",
 	    r->fb->m0, r->fb->m1, r->lfts->lmc, r->fb->f, r->fb->m,
 	    r->s->nphases, r->assign.split, fors_method_name(r->assign.method),
-	    ms, p->generation);
+	    t[5] - t[0], p->generation, t[1] - t[0], t[2] - t[1], t[3] - t[2],
+	    t[4] - t[3], t[5] - t[4]);
 }
 
 static int build_fwd_tables(void *ctx)
@@ -184,9 +189,12 @@ static int build_fwd_tables(void *ctx)
 		LOG(p, OSM_LOG_ERROR, "no routing computed in this sweep\n");
 		return -1;
 	}
+	p->t[2] = now_ms();
 	e = fors_subnet_install(&p->osm->subn, p->live, p->route->lfts, &err);
+	p->t[3] = now_ms();
 	if (!e && p->cfg.verify)
 		e = verify(p, &err);
+	p->t[4] = now_ms();
 	if (e) {
 		LOG(p, OSM_LOG_ERROR, "tables not installed: %s\n", err.msg);
 		reset(p);
@@ -194,7 +202,8 @@ static int build_fwd_tables(void *ctx)
 	}
 	remember(p);
 	publish(p);
-	log_summary(p, now_ms() - p->t0);
+	p->t[5] = now_ms();
+	log_summary(p);
 	reset(p);
 	return 0;
 }

@@ -22,7 +22,7 @@ struct fors_plugin {
 	struct fors_topology *live;
 	struct fors_topology *next_seen;
 	struct fors_route *route;
-	double t0;
+	double t[6];		/* when each step of it ended, ms */
 };
 
 /* Configuration, reference, state and generation resolved; NULL: no memory. */
