@@ -98,7 +98,8 @@ static int resolve(const struct fors_sched *s, const char *arg, uint32_t *sid)
 		if (v >= hosts)
 			return fail("host id %s is out of range 0..%lu", arg,
 				    hosts - 1);
-		if (fors_sched_nhosts(s) && !fors_sched_find_sid(s, (uint32_t)v))
+		if (fors_sched_nhosts(s) &&
+		    !fors_sched_find_sid(s, (uint32_t)v))
 			return fail("host id %s has no host port in the schedule",
 				    arg, 0);
 		*sid = (uint32_t)v;
@@ -164,9 +165,10 @@ static int peer(const struct fors_sched *s, const char *host,
 
 	if (number(phase, 10, &p))
 		return fail("'%s' is not a phase number", phase, 0);
+	if (p >= n && n)
+		return fail("phase %s is out of range 0..%lu", phase, n - 1);
 	if (p >= n)
-		return n ? fail("phase %s is out of range 0..%lu", phase, n - 1) :
-			   fail("phase %s: the schedule has no phases", phase, 0);
+		return fail("phase %s: the schedule has no phases", phase, 0);
 	if (resolve(s, host, &sid))
 		return 1;
 	printf("phase %" PRIu64 " of %" PRIu32, p, n);

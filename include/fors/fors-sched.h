@@ -33,7 +33,7 @@ struct fors_sched;
 struct fors_sched_host {
 	uint32_t sid;		/* leaf * hosts-per-leaf + slot */
 	uint32_t lid;		/* base LID */
-	uint64_t guid;		/* port GUID; 0 on ibsim ports without one */
+	uint64_t guid;		/* port GUID; ibsim's may all be 0 */
 	uint32_t port;		/* port number on its node */
 	const char *desc;	/* node description, unescaped */
 };
@@ -42,8 +42,8 @@ struct fors_sched_host {
 struct fors_sched_xfer {
 	uint32_t src;
 	uint32_t dst;
-	int32_t plane;		/* -1: within one leaf, or abstract schedule */
-	int32_t dlid;		/* the LID to send to; -1: abstract schedule */
+	int32_t plane;		/* -1: within a leaf, or abstract */
+	int32_t dlid;		/* the LID to send to; -1: abstract */
 	const struct fors_sched_host *src_host;	/* NULL: no host line */
 	const struct fors_sched_host *dst_host;	/* NULL: no host line */
 };
@@ -69,7 +69,7 @@ uint32_t fors_sched_leaves(const struct fors_sched *s);		/* M1 */
 uint32_t fors_sched_planes(const struct fors_sched *s);		/* Q */
 uint32_t fors_sched_reduction(const struct fors_sched *s);	/* f */
 uint32_t fors_sched_impacted(const struct fors_sched *s);	/* m */
-int fors_sched_lmc(const struct fors_sched *s);		/* -1: abstract */
+int fors_sched_lmc(const struct fors_sched *s);	/* -1: abstract */
 uint32_t fors_sched_nphases(const struct fors_sched *s);
 const char *fors_sched_method(const struct fors_sched *s);	/* or NULL */
 

@@ -167,15 +167,16 @@ static int index_phase(struct fors_sched *s, const struct ld *l, uint32_t p,
 	const size_t st = s->sc->start[p], n = s->sc->start[p + 1] - st;
 	const struct fors_sched_xfer *x = s->xf + st;
 	uint32_t h;
-	size_t i;
+	size_t i, g;
 
 	for (i = 0; i < n; i++)
 		key[i] = (dst ? x[i].dst : x[i].src) << 16 | (uint32_t)i;
 	qsort(key, n, sizeof(*key), cmp_key);
 	for (i = 0; i < n; i++) {
 		h = key[i] >> 16;
+		g = st + (key[i] & 0xffff);
 		if (i && h == key[i - 1] >> 16)
-			return bad(l, XFER_LINE(s->sc, p, st + (key[i] & 0xffff)),
+			return bad(l, XFER_LINE(s->sc, p, g),
 				   dst ? "host %u receives twice in phase %u" :
 				   "host %u sends twice in phase %u", h, p);
 		ix[st + i] = (uint16_t)key[i];
