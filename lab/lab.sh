@@ -9,6 +9,7 @@
 lab_top=$(cd "$(dirname "$0")/.." && pwd)
 FORS=${FORS:-$lab_top/src/cli/fors}
 FORS_PLUGIN_DIR=${FORS_PLUGIN_DIR:-$lab_top/.libs}
+FORS_PEER=${FORS_PEER:-$lab_top/examples/fors-sched-peer}
 LAB_TIMEOUT=${LAB_TIMEOUT:-120}
 lab_pids=""
 

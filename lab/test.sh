@@ -46,6 +46,14 @@ fabric() {
 	fi
 	p0=$(leaf_port "$m0" 0) p1=$(leaf_port "$m0" 1) p2=$(leaf_port "$m0" 2)
 	state healthy
+	# What an application reads: the example of the reader library on the
+	# schedule the plugin wrote.
+	if "$FORS_PEER" "$lab_dir/healthy/opensm-fors-schedule.dump" 0 0 >"$lab_dir/peer.txt" &&
+	   grep -q '^send ' "$lab_dir/peer.txt" && grep -q ', generation 1$' "$lab_dir/peer.txt"; then
+		ok "$name fors-sched-peer: $(grep '^send ' "$lab_dir/peer.txt")"
+	else
+		ko "$name fors-sched-peer: see $lab_dir/peer.txt"
+	fi
 	if lab_osmtest; then ok "$name osmtest"; else ko "$name osmtest: see $lab_dir/osmtest-*.log"; fi
 	state simple "Unlink \"L00\"[$p0]"
 	state complex "Unlink \"L01\"[$p1]" "Unlink \"L02\"[$p2]"
