@@ -10,8 +10,9 @@
 #include "fors/netgen.h"
 #include "fors/topology.h"
 
-/* Generate a net file with g and parse it back. */
-static inline struct fors_topology *gen_topology(const struct fors_netgen *g)
+/* Whatever write() prints, parsed back as a topology. */
+static inline struct fors_topology *
+reparse(int (*write)(FILE *, const void *), const void *arg)
 {
 	struct fors_topology *t;
 	struct fors_error err;
@@ -20,15 +21,26 @@ static inline struct fors_topology *gen_topology(const struct fors_netgen *g)
 	FILE *f = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fors_netgen_write(f, g), 0);
+	ck_assert_int_eq(write(f, arg), 0);
 	fclose(f);
 	f = fmemopen(buf, len, "r");
 	ck_assert_ptr_nonnull(f);
-	ck_assert_msg(fors_topology_read(f, "gen", &t, &err) == FORS_OK, "%s",
-		      err.msg);
+	ck_assert_msg(fors_topology_read(f, "written", &t, &err) == FORS_OK,
+		      "%s\n%s", err.msg, buf);
 	fclose(f);
 	free(buf);
 	return t;
+}
+
+static inline int write_net(FILE *f, const void *g)
+{
+	return fors_netgen_write(f, g);
+}
+
+/* Generate a net file with g and parse it back. */
+static inline struct fors_topology *gen_topology(const struct fors_netgen *g)
+{
+	return reparse(write_net, g);
 }
 
 static inline struct fors_topology *text_topology(const char *text)
