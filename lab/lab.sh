@@ -111,6 +111,8 @@ force_log_flush TRUE
 log_flags 0x47
 sweep_interval 1
 EOF
+	[ -z "${LAB_PLUGIN_OPTIONS:-}" ] ||
+		echo "event_plugin_options $LAB_PLUGIN_OPTIONS" >>"$lab_dir/opensm.conf"
 	shift 3
 	: >"$lab_dir/osm.log"
 	(cd "$lab_dir" && SIM_HOST=$lab_sim_host LD_PRELOAD=$lab_preload \

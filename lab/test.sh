@@ -3,7 +3,8 @@
 # The lab tests (make labcheck, CI): real OpenSM with routing_engine fors on
 # ibsim fabrics, through healthy, simple (m <= f) and complex (m > f)
 # failure states and back, each verified from what the switches hold; osmtest
-# against the fors-routed subnet; bad configuration files. LAB_VALGRIND=1
+# against the fors-routed subnet; a bad configuration file, named through
+# event_plugin_options. LAB_VALGRIND=1
 # runs OpenSM under valgrind memcheck and fails on any error in fors's code.
 set -u
 . "$(dirname "$0")/lab.sh"
@@ -94,17 +95,18 @@ valgrind_ours() {
 bad_config() {
 	lab_init "${LAB_DIR:-lab-out}/config"
 	"$FORS" netgen --hosts-per-leaf 2 --leaves 2 --spines 2 >"$lab_dir/net"
-	cat >"$lab_dir/fors.conf" <<EOF
+	cat >"$lab_dir/bad.conf" <<EOF
 schedule_file relative/path
 colour blue
 verify maybe
 EOF
 	lab_ibsim "$lab_dir/net"
-	lab_opensm "$(lab_first_host)" fors 1
+	LAB_PLUGIN_OPTIONS="other=1,fors_config=$lab_dir/bad.conf" \
+		lab_opensm "$(lab_first_host)" fors 1
 	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || true
-	for m in "fors.conf:1: schedule_file: expected an absolute path, got 'relative/path'; using the default" \
-		 "fors: warning: $lab_dir/fors.conf:2: unknown key 'colour' ignored" \
-		 "fors.conf:3: verify: expected TRUE or FALSE, got 'maybe'; using the default"; do
+	for m in "bad.conf:1: schedule_file: expected an absolute path, got 'relative/path'; using the default" \
+		 "fors: warning: $lab_dir/bad.conf:2: unknown key 'colour' ignored" \
+		 "bad.conf:3: verify: expected TRUE or FALSE, got 'maybe'; using the default"; do
 		grep -qF "$m" "$lab_dir/osm.log" && ok "config message: $m" ||
 			ko "config message missing: $m"
 	done
