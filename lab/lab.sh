@@ -29,7 +29,7 @@ lab_umad2sim() {
 # lab_init DIR: a fresh lab directory; everything runs and is written there.
 lab_init() {
 	lab_dir=$(mkdir -p "$1" && cd "$1" && pwd)
-	rm -rf "$lab_dir"/sys-* "$lab_dir"/osm.log "$lab_dir"/*.dump
+	rm -rf "$lab_dir"/sys-* "$lab_dir"/osm.log "$lab_dir"/*.dump "$lab_dir"/fors.conf
 	lab_preload=$(lab_umad2sim)
 	[ -f "$lab_preload" ] || lab_die "libumad2sim.so not found: apt-get install libumad2sim0 (or set UMAD2SIM)"
 	[ -x "$FORS" ] || lab_die "$FORS not built: run ./bootstrap"
