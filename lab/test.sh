@@ -4,7 +4,7 @@
 # ibsim fabrics, through healthy, simple (m <= f) and complex (m > f)
 # failure states and back, each verified from what the switches hold; osmtest
 # against the fors-routed subnet; a bad configuration file, named through
-# event_plugin_options. LAB_VALGRIND=1
+# event_plugin_options; a fabric fors declines (OpenSM falls back to minhop). LAB_VALGRIND=1
 # runs OpenSM under valgrind memcheck and fails on any error in fors's code.
 set -u
 . "$(dirname "$0")/lab.sh"
@@ -115,12 +115,32 @@ EOF
 	lab_stop
 }
 
+# A fabric fors declines (LMC too small for its planes): one error line,
+# the subnet as fors saw it kept, and OpenSM's next engine routes.
+declined() {
+	lab_init "${LAB_DIR:-lab-out}/declined"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" fors,minhop 1
+	if grep -qF "fors: cannot route this fabric: LMC 1 gives too few LIDs per host for the planes: 4 planes need LMC 2" "$lab_dir/osm.log" &&
+	   grep -q "minhop tables configured on all switches" "$lab_dir/osm.log" &&
+	   mkdir -p "$lab_dir/offline" &&
+	   "$FORS" route --topology "$lab_dir/fors-rejected-topology.txt" --lmc 2 --renumber-lids \
+		--output "$lab_dir/offline" >/dev/null; then
+		ok "declined: LMC 1 refused with the LMC needed, minhop routed, the subnet kept"
+	else
+		ko "declined: see $lab_dir/osm.log"
+	fi
+	lab_stop
+}
+
 if [ "${LAB_VALGRIND:-0}" = 1 ]; then
 	fabric ft-4-4-valgrind 4 4 4 2
 else
 	fabric ft-4-4 4 4 4 2
 	fabric ft-8-8-dual 8 8 8 3 --dual 2
 	bad_config
+	declined
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]
