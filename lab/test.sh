@@ -4,8 +4,9 @@
 # ibsim fabrics, through healthy, simple (m <= f) and complex (m > f)
 # failure states and back, each verified from what the switches hold; osmtest
 # against the fors-routed subnet; a bad configuration file, named through
-# event_plugin_options; a fabric fors declines (OpenSM falls back to minhop). LAB_VALGRIND=1
-# runs OpenSM under valgrind memcheck and fails on any error in fors's code.
+# event_plugin_options; a fabric fors declines (OpenSM falls back to
+# minhop). LAB_VALGRIND=1 runs OpenSM under valgrind memcheck and fails on
+# any error in fors's code.
 set -u
 . "$(dirname "$0")/lab.sh"
 
