@@ -338,6 +338,66 @@ START_TEST(checks_opensm_dump)
 }
 END_TEST
 
+static struct fors_lft_switch *dump_switch(struct fors_lft_dump *d,
+					   const char *desc)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->nsw; i++)
+		if (!strcmp(d->sw[i].desc, desc))
+			return &d->sw[i];
+	ck_abort_msg("no switch %s in the dump", desc);
+	return NULL;
+}
+
+static uint32_t port_to(const struct fors_topology *t, const char *from,
+			const char *to)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *n = &t->nodes[i];
+
+		for (k = 1; !strcmp(n->desc, from) && k <= n->nports; k++)
+			if (n->ports[k].peer != FORS_NO_PEER &&
+			    !strcmp(t->nodes[n->ports[k].peer].desc, to))
+				return k;
+	}
+	ck_abort_msg("no link %s - %s", from, to);
+	return 0;
+}
+
+/* The reachability check sees a dead end on a spine, and a loop. */
+START_TEST(check_finds_broken_tables)
+{
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL };
+	struct fors_topology *t = gen_topology(&g);
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	struct fors_route *r;
+	struct fors_error err;
+	uint32_t lid;
+
+	r = route_ok(t, NULL, 1, "FT(2;2,2)");
+	lid = r->lfts->host_lid[0];
+	d = dump_of(r);
+	if (_i == 0) {
+		dump_switch(d, "S00")->port[lid] = FORS_NO_PORT;
+	} else {
+		dump_switch(d, "L01")->port[lid] = (uint8_t)port_to(t, "L01", "S01");
+		dump_switch(d, "S01")->port[lid] = (uint8_t)port_to(t, "S01", "L01");
+	}
+	ck_assert_int_eq(fors_check_routes(t, d, r->s, &rep, &err), FORS_EVERIFY);
+	/* the broken switch, and the leaf whose route passes through it */
+	ck_assert_uint_eq(rep.unreachable, 2);
+	ck_assert_msg(strstr(rep.kept[rep.nkept - 1], "is not reachable from switch"),
+		      "%s", rep.kept[rep.nkept - 1]);
+	fors_lft_dump_free(d);
+	fors_route_free(r);
+	fors_topology_free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("route");
@@ -352,6 +412,7 @@ int main(void)
 	tcase_add_test(tc, real_lab_lids);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, checks_opensm_dump);
+	tcase_add_loop_test(tc, check_finds_broken_tables, 0, 2);
 	tcase_set_timeout(tc, 0);
 	suite_add_tcase(su, tc);
 	return run_suite(su);

@@ -25,6 +25,11 @@ struct ck {
 	uint32_t *load;		/* per link: uses in that phase */
 	size_t *user;		/* per link: transfer that used it first */
 	uint32_t *hnode, *hport;	/* per schedule host: CA node, port */
+	uint32_t *from;		/* linked switches with a table */
+	uint32_t nfrom;
+	uint32_t *seen;		/* per node: LID walk that reached it */
+	int8_t *verdict;	/* per node: in that walk, delivered (1), not
+				   (0), or still on the way (-1) */
 	struct fors_error *err;
 };
 
@@ -240,31 +245,80 @@ static int linked(const struct fors_node *n)
 	return 0;
 }
 
+/* Where switch x sends lid: the peer node, or FORS_NO_PEER. */
+static uint32_t next_hop(const struct ck *c, uint32_t x, uint32_t lid,
+			 uint32_t *port)
+{
+	const struct fors_node *n = &c->t->nodes[x];
+	const struct fors_lft_switch *w = &c->d->sw[c->table[x]];
+	uint32_t k = lid <= w->maxlid ? w->port[lid] : FORS_NO_PORT;
+
+	if (k == 0 || k == FORS_NO_PORT || k > n->nports)
+		return FORS_NO_PEER;
+	*port = n->ports[k].peer_port;
+	return n->ports[k].peer;
+}
+
 /*
- * Every LID of every CA port, from every linked switch: spines too, whose own
- * LID-routed management replies must reach hosts behind a failed cable.
+ * Whether lid, entering switch x, reaches port tp of CA tn. Walks for one
+ * LID (walk) share their ends: a switch already judged passes its verdict
+ * to every switch on the way to it, so each switch is followed once per
+ * LID; one met again on the way means a loop.
+ */
+static int delivers(struct ck *c, uint32_t x, uint32_t lid, uint32_t tn,
+		    uint32_t tp, uint32_t walk)
+{
+	uint32_t path[MAX_HOPS], n = 0, i, pe, pp = 0;
+	int v;
+
+	for (;;) {
+		if (c->seen[x] == walk) {
+			v = c->verdict[x] > 0;
+			break;
+		}
+		if (c->table[x] < 0 || n == MAX_HOPS) {
+			v = 0;
+			break;
+		}
+		c->seen[x] = walk;
+		c->verdict[x] = -1;
+		path[n++] = x;
+		pe = next_hop(c, x, lid, &pp);
+		if (pe == FORS_NO_PEER || c->t->nodes[pe].type == FORS_CA) {
+			v = pe == tn && pp == tp;
+			break;
+		}
+		x = pe;
+	}
+	for (i = 0; i < n; i++)
+		c->verdict[path[i]] = (int8_t)v;
+	return v;
+}
+
+/*
+ * Every LID of every CA port, from every linked switch: spines too, whose
+ * own LID-routed management replies must reach hosts behind a failed cable.
  */
 static void reach(struct ck *c)
 {
 	const struct fors_schedule *s = c->s;
-	uint32_t i, h, j;
-	struct hop hp;
+	uint32_t i, h, j, walk = 0;
 
-	for (i = 0; i < c->t->nnodes; i++) {
-		if (c->table[i] < 0 || !linked(&c->t->nodes[i]))
-			continue;
-		for (h = 0; h < s->nhosts; h++) {
-			for (j = 0; j < (1u << s->lmc); j++) {
-				uint32_t lid = s->hosts[h].lid + j;
+	for (h = 0; h < s->nhosts; h++) {
+		uint32_t sid = s->hosts[h].sid;
 
+		for (j = 0; j < (1u << s->lmc); j++) {
+			uint32_t lid = s->hosts[h].lid + j;
+
+			walk++;
+			for (i = 0; i < c->nfrom; i++) {
 				c->rep->reach_pairs++;
-				forward(c, i, lid, &hp, NULL, NULL);
-				if (!hp.fail && hp.node == c->hnode[s->hosts[h].sid] &&
-				    hp.port == c->hport[s->hosts[h].sid])
+				if (delivers(c, c->from[i], lid, c->hnode[sid],
+					     c->hport[sid], walk))
 					continue;
 				c->rep->unreachable++;
 				keep(c, "LID %u (host %u) is not reachable from switch \"%s\"",
-				     lid, s->hosts[h].sid, desc(c, i));
+				     lid, sid, desc(c, c->from[i]));
 			}
 		}
 	}
@@ -297,9 +351,16 @@ static int setup(struct ck *c)
 	c->stamp = calloc(n + 1, sizeof(uint32_t));
 	c->load = calloc(n + 1, sizeof(uint32_t));
 	c->user = calloc(n + 1, sizeof(size_t));
-	if (!c->stamp || !c->load || !c->user)
+	c->seen = calloc(t->nnodes + 1, sizeof(uint32_t));
+	c->verdict = calloc(t->nnodes + 1, 1);
+	c->from = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	if (!c->stamp || !c->load || !c->user || !c->seen || !c->verdict ||
+	    !c->from)
 		return FORS_ENOMEM;
 	map_tables(c);
+	for (i = 0; i < t->nnodes; i++)
+		if (c->table[i] >= 0 && linked(&t->nodes[i]))
+			c->from[c->nfrom++] = i;
 	return map_hosts(c);
 }
 
@@ -358,6 +419,9 @@ int fors_check_routes(const struct fors_topology *t,
 	free(c.user);
 	free(c.hnode);
 	free(c.hport);
+	free(c.from);
+	free(c.seen);
+	free(c.verdict);
 	if (r)
 		return r;
 	if (rep->max_load == 0 && rep->transfers)
