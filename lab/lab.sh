@@ -58,10 +58,11 @@ lab_kill() {
 	wait "$1" 2>/dev/null || true
 }
 
-# Wait until file $1 matches the extended regexp $2 at least $3 times.
+# Wait until file $1 matches the extended regexp $2 at least $3 times; a
+# file not yet created counts no match.
 lab_wait_for() {
 	t=0
-	while [ "$(grep -c -E "$2" "$1" 2>/dev/null)" -lt "$3" ]; do
+	while [ "$(cat "$1" 2>/dev/null | grep -c -E "$2")" -lt "$3" ]; do
 		t=$((t + 1))
 		[ $t -le $((LAB_TIMEOUT * 5)) ] || return 1
 		sleep 0.2
