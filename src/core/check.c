@@ -116,6 +116,21 @@ struct hop {
 	const char *fail;
 };
 
+/*
+ * The port switch x sends lid out of: 0 when x consumes it, FORS_NO_PORT
+ * when there is no route or the port leads nowhere.
+ */
+static uint32_t out_port(const struct ck *c, uint32_t x, uint32_t lid)
+{
+	const struct fors_node *n = &c->t->nodes[x];
+	const struct fors_lft_switch *w = &c->d->sw[c->table[x]];
+	uint32_t k = lid <= w->maxlid ? w->port[lid] : FORS_NO_PORT;
+
+	if (k != 0 && (k > n->nports || n->ports[k].peer == FORS_NO_PEER))
+		return FORS_NO_PORT;
+	return k;
+}
+
 /* Forward a packet for dlid entering switch node x. */
 static void forward(const struct ck *c, uint32_t x, uint32_t dlid,
 		    struct hop *h, void (*use)(struct ck *, uint32_t,
@@ -126,7 +141,6 @@ static void forward(const struct ck *c, uint32_t x, uint32_t dlid,
 	h->nsw = 0;
 	h->fail = NULL;
 	for (;;) {
-		const struct fors_lft_switch *w;
 		uint32_t k;
 
 		if (c->table[x] < 0) {
@@ -140,10 +154,8 @@ static void forward(const struct ck *c, uint32_t x, uint32_t dlid,
 			return;
 		}
 		h->sw[h->nsw++] = x;
-		w = &c->d->sw[c->table[x]];
-		k = dlid <= w->maxlid ? w->port[dlid] : FORS_NO_PORT;
-		if (k == 0 || k == FORS_NO_PORT || k > t->nodes[x].nports ||
-		    t->nodes[x].ports[k].peer == FORS_NO_PEER) {
+		k = out_port(c, x, dlid);
+		if (k == 0 || k == FORS_NO_PORT) {
 			h->fail = k == 0 ? "is consumed by a switch" :
 				  "has no route or a dead port";
 			h->node = x;
@@ -245,20 +257,6 @@ static int linked(const struct fors_node *n)
 	return 0;
 }
 
-/* Where switch x sends lid: the peer node, or FORS_NO_PEER. */
-static uint32_t next_hop(const struct ck *c, uint32_t x, uint32_t lid,
-			 uint32_t *port)
-{
-	const struct fors_node *n = &c->t->nodes[x];
-	const struct fors_lft_switch *w = &c->d->sw[c->table[x]];
-	uint32_t k = lid <= w->maxlid ? w->port[lid] : FORS_NO_PORT;
-
-	if (k == 0 || k == FORS_NO_PORT || k > n->nports)
-		return FORS_NO_PEER;
-	*port = n->ports[k].peer_port;
-	return n->ports[k].peer;
-}
-
 /*
  * Whether lid, entering switch x, reaches port tp of CA tn. Walks for one
  * LID (walk) share their ends: a switch already judged passes its verdict
@@ -268,7 +266,7 @@ static uint32_t next_hop(const struct ck *c, uint32_t x, uint32_t lid,
 static int delivers(struct ck *c, uint32_t x, uint32_t lid, uint32_t tn,
 		    uint32_t tp, uint32_t walk)
 {
-	uint32_t path[MAX_HOPS], n = 0, i, pe, pp = 0;
+	uint32_t path[MAX_HOPS], n = 0, i, k, pe;
 	int v;
 
 	for (;;) {
@@ -283,9 +281,14 @@ static int delivers(struct ck *c, uint32_t x, uint32_t lid, uint32_t tn,
 		c->seen[x] = walk;
 		c->verdict[x] = -1;
 		path[n++] = x;
-		pe = next_hop(c, x, lid, &pp);
-		if (pe == FORS_NO_PEER || c->t->nodes[pe].type == FORS_CA) {
-			v = pe == tn && pp == tp;
+		k = out_port(c, x, lid);
+		if (k == 0 || k == FORS_NO_PORT) {
+			v = 0;
+			break;
+		}
+		pe = c->t->nodes[x].ports[k].peer;
+		if (c->t->nodes[pe].type == FORS_CA) {
+			v = pe == tn && c->t->nodes[x].ports[k].peer_port == tp;
 			break;
 		}
 		x = pe;
