@@ -72,5 +72,8 @@ int fors_topology_merge(struct fors_topology **seen,
 
 /* Write t as ibnetdiscover text that fors_topology_read() reads back. */
 int fors_topology_write(FILE *out, const struct fors_topology *t);
+/* The same, to path atomically (a temporary file beside it, then rename). */
+int fors_topology_write_file(const char *path, const struct fors_topology *t,
+			     struct fors_error *err);
 
 #endif

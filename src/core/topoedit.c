@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fors/atomic.h"
 #include "fors/topology.h"
 
 struct fors_topology *fors_topology_new(uint32_t nnodes)
@@ -221,4 +222,15 @@ int fors_topology_write(FILE *out, const struct fors_topology *t)
 		fputc('\n', out);
 	}
 	return ferror(out) ? FORS_EIO : 0;
+}
+
+static int write_cb(FILE *out, const void *t)
+{
+	return fors_topology_write(out, t);
+}
+
+int fors_topology_write_file(const char *path, const struct fors_topology *t,
+			     struct fors_error *err)
+{
+	return fors_write_atomic(path, write_cb, t, err);
 }

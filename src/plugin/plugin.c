@@ -17,7 +17,6 @@
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_version.h>
 
-#include "fors/atomic.h"
 #include "fors/check.h"
 #include "fors/config.h"
 #include "fors/route.h"
@@ -46,16 +45,20 @@ static void reset(struct fors_plugin *p)
 }
 
 /* The expected fabric: the configured reference, or all seen so far. */
-static const struct fors_topology *expected(struct fors_plugin *p,
-					    struct fors_error *err)
+static int expected(struct fors_plugin *p, const struct fors_topology **ref,
+		    struct fors_error *err)
 {
+	int e = 0;
+
+	*ref = p->ref;
 	if (p->ref)
-		return p->ref;
-	if (p->seen && fors_topology_merge(&p->next_seen, p->seen, err))
-		return NULL;
-	if (fors_topology_merge(&p->next_seen, p->live, err))
-		return NULL;
-	return p->next_seen;
+		return 0;
+	if (p->seen)
+		e = fors_topology_merge(&p->next_seen, p->seen, err);
+	if (!e)
+		e = fors_topology_merge(&p->next_seen, p->live, err);
+	*ref = p->next_seen;
+	return e;
 }
 
 static int route(struct fors_plugin *p, struct fors_error *err)
@@ -65,17 +68,11 @@ static int route(struct fors_plugin *p, struct fors_error *err)
 	int e;
 
 	e = fors_subnet_topology(&p->osm->subn, &p->live, err);
-	if (e)
-		return e;
-	ref = expected(p, err);
-	if (!ref)
-		return FORS_ENOMEM;
-	return fors_route_compute(p->live, ref, &o, &p->route, err);
-}
-
-static int write_topology(FILE *out, const void *t)
-{
-	return fors_topology_write(out, t);
+	if (!e)
+		e = expected(p, &ref, err);
+	if (!e)
+		e = fors_route_compute(p->live, ref, &o, &p->route, err);
+	return e;
 }
 
 /* What the plugin saw, for the admin to compare with ibnetdiscover. */
@@ -85,7 +82,7 @@ static void keep_rejected(struct fors_plugin *p)
 
 	if (!p->live || !p->rejected_path)
 		return;
-	if (fors_write_atomic(p->rejected_path, write_topology, p->live, &err))
+	if (fors_topology_write_file(p->rejected_path, p->live, &err))
 		LOG(p, OSM_LOG_ERROR, "%s\n", err.msg);
 	else
 		LOG(p, OSM_LOG_ERROR, "the subnet as fors saw it is in %s\n",
@@ -160,7 +157,8 @@ static void remember(struct fors_plugin *p)
 	fors_topology_free(p->seen);
 	p->seen = p->next_seen;
 	p->next_seen = NULL;
-	if (p->cfg.state_file && fors_plugin_save_state(p, &err))
+	if (p->cfg.state_file &&
+	    fors_topology_write_file(p->cfg.state_file, p->seen, &err))
 		LOG(p, OSM_LOG_ERROR, "state file not written: %s\n", err.msg);
 }
 

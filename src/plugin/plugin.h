@@ -28,6 +28,5 @@ struct fors_plugin {
 /* Configuration, reference, state and generation resolved; NULL: no memory. */
 struct fors_plugin *fors_plugin_new(osm_opensm_t *osm);
 void fors_plugin_free(struct fors_plugin *p);
-int fors_plugin_save_state(struct fors_plugin *p, struct fors_error *err);
 
 #endif

@@ -12,7 +12,6 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
 
-#include "fors/atomic.h"
 #include "fors/schedfile.h"
 #include "plugin.h"
 
@@ -26,33 +25,37 @@ static void note(void *ctx, int error, const char *msg)
 	    error ? "" : "warning: ", msg);
 }
 
-/* FORS_CONFIG, then "fors_config=PATH" in event_plugin_options. */
-static const char *config_path(struct fors_plugin *p, int *named)
+/*
+ * FORS_CONFIG, then "fors_config=PATH" in event_plugin_options, into path;
+ * 0 when neither names a file and path is the default.
+ */
+static int config_path(struct fors_plugin *p, char *path, size_t len)
 {
 	const char *o = p->osm->subn.opt.event_plugin_options;
 	const char *env = getenv("FORS_CONFIG");
 	static const char key[] = "fors_config=";
 	const char *s;
 
-	*named = 1;
-	if (env && *env)
-		return env;
-	for (s = o; s && (s = strstr(s, key)); s += sizeof(key) - 1)
-		if (s == o || s[-1] == ' ' || s[-1] == ',')
-			return s + sizeof(key) - 1;
-	*named = 0;
-	return FORS_CONFIG_DEFAULT;
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return 1;
+	}
+	for (s = o; s && (s = strstr(s, key)); s += sizeof(key) - 1) {
+		if (s != o && s[-1] != ' ' && s[-1] != ',')
+			continue;
+		s += sizeof(key) - 1;
+		snprintf(path, len, "%.*s", (int)strcspn(s, " ,"), s);
+		return 1;
+	}
+	snprintf(path, len, "%s", FORS_CONFIG_DEFAULT);
+	return 0;
 }
 
 static int load_config(struct fors_plugin *p)
 {
 	char path[4096];
-	int named;
-	const char *c = config_path(p, &named);
-	int n = c == getenv("FORS_CONFIG") ? (int)strlen(c) :
-		(int)strcspn(c, " ,");
+	int named = config_path(p, path, sizeof(path));
 
-	snprintf(path, sizeof(path), "%.*s", n, c);
 	if (!named && access(path, F_OK)) {
 		LOG(p, OSM_LOG_INFO, "no %s: using the defaults\n", path);
 		return 0;
@@ -153,15 +156,4 @@ void fors_plugin_free(struct fors_plugin *p)
 	fors_topology_free(p->ref);
 	fors_topology_free(p->seen);
 	free(p);
-}
-
-static int write_seen(FILE *out, const void *t)
-{
-	fprintf(out, "# fors: every fabric this OpenSM has routed (state_file)\n");
-	return fors_topology_write(out, t);
-}
-
-int fors_plugin_save_state(struct fors_plugin *p, struct fors_error *err)
-{
-	return fors_write_atomic(p->cfg.state_file, write_seen, p->seen, err);
 }
