@@ -11,6 +11,7 @@
 
 static const char usage_check[] =
 	"Usage: fors check --schedule FILE [--topology LIVE --lfts DUMP]\n"
+	"       fors check --topology LIVE --lfts DUMP --lmc L\n"
 	"\n"
 	"Verify a schedule file: every ordered pair of present hosts exactly\n"
 	"once, each host sending and receiving at most once per phase, at most\n"
@@ -19,24 +20,44 @@ static const char usage_check[] =
 	"applies. With a topology and an LFT dump (OpenSM's opensm-lfts.dump,\n"
 	"fors's fors-lfts.dump or ibroute output), also follow every transfer's\n"
 	"DLID through the switches: delivery over leaf-spine-leaf paths, at most\n"
-	"one transfer per directed link and phase, and every CA LID and offset\n"
-	"reachable from every leaf. Exit 0 when all holds, 1 otherwise.\n"
+	"one transfer per directed link and phase; and check the tables: every\n"
+	"CA LID and offset and every switch LID reachable from every switch, and\n"
+	"no credit loop (a cycle in the channel dependency graph over every LID,\n"
+	"every switch and CA a source). Without a schedule, check the tables of\n"
+	"any routing engine, the CA LIDs taken from the topology with --lmc.\n"
+	"Exit 0 when all holds, 1 otherwise.\n"
 	"\n"
 	"  -s, --schedule FILE  the schedule file\n"
 	"  -t, --topology LIVE  the fabric (ibnetdiscover output or ibsim net file)\n"
 	"  -l, --lfts DUMP      the switches' LFTs\n"
+	"  -m, --lmc L          LIDs per CA port are 2^L (without a schedule)\n"
 	"  -h, --help           show this help\n";
 
-static void report(const char *path, const struct fors_check_report *r)
+static void kept(const struct fors_check_report *r)
 {
 	uint32_t i;
 
 	for (i = 0; i < r->nkept; i++)
 		printf("  %s\n", r->kept[i]);
-	printf("%s: %u phases, %zu transfers followed; max link load %u, %u shared (phase, link) pairs, %u undelivered, %u not up/down; %zu (switch, LID) pairs, %u unreachable%s\n",
+	if (r->loop)
+		printf("  credit loop: %s\n", r->cycle);
+}
+
+static void loops(const struct fors_check_report *r)
+{
+	printf("%zu (switch, LID) pairs, %u unreachable; %zu channel dependencies, %s\n",
+	       r->reach_pairs, r->unreachable, r->deps,
+	       r->loop ? "a credit loop" : "no credit loop");
+}
+
+static void report(const char *path, const struct fors_check_report *r)
+{
+	kept(r);
+	printf("%s: %u phases, %zu transfers followed; max link load %u, %u shared (phase, link) pairs, %u undelivered, %u not up/down%s; ",
 	       path, r->phases, r->transfers, r->max_load, r->shared,
-	       r->undelivered, r->not_updown, r->reach_pairs, r->unreachable,
+	       r->undelivered, r->not_updown,
 	       r->schedule ? "; the schedule breaks its rules" : "");
+	loops(r);
 }
 
 static int routes(const char *path, const struct fors_schedule *s,
@@ -63,27 +84,61 @@ static int routes(const char *path, const struct fors_schedule *s,
 	return r;
 }
 
+static int tables(const char *topo, const char *lfts, uint32_t lmc,
+		  struct fors_error *err)
+{
+	struct fors_topology *t = NULL;
+	struct fors_lft_dump *d = NULL;
+	struct fors_check_report rep;
+	int r;
+
+	r = fors_topology_read_file(topo, &t, err);
+	if (!r)
+		r = fors_lft_dump_read_file(lfts, &d, err);
+	if (!r) {
+		r = fors_check_tables(t, d, lmc, &rep, err);
+		if (r == 0 || r == FORS_EVERIFY) {
+			kept(&rep);
+			printf("%s: ", lfts);
+			loops(&rep);
+		}
+		if (r == FORS_EVERIFY)
+			fors_error_set(err, "%s: %s", lfts, rep.loop ?
+				       "the tables have a credit loop" :
+				       "some LIDs are unreachable");
+	}
+	fors_topology_free(t);
+	fors_lft_dump_free(d);
+	return r;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "schedule", required_argument, NULL, 's' },
 		{ "topology", required_argument, NULL, 't' },
 		{ "lfts", required_argument, NULL, 'l' },
+		{ "lmc", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL, *topo = NULL, *lfts = NULL;
 	struct fors_schedule *s;
 	struct fors_error err;
-	int c, r;
+	uint32_t lmc = 0;
+	int c, r, has_lmc = 0;
 
-	while ((c = getopt_long(argc, argv, ":s:t:l:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:t:l:m:h", opts, NULL)) != -1) {
 		if (c == 's')
 			path = optarg;
 		else if (c == 't')
 			topo = optarg;
 		else if (c == 'l')
 			lfts = optarg;
+		else if (c == 'm' && (r = parse_u32("check", "--lmc", optarg, 0, 7, &lmc)))
+			return r;
+		else if (c == 'm')
+			has_lmc = 1;
 		else if (c == 'h')
 			return fputs(usage_check, stdout), 0;
 		else
@@ -92,10 +147,18 @@ int cmd_check(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("check", "unexpected argument '%s'",
 				   argv[optind]);
-	if (!path)
-		return usage_error("check", "%s is required", "--schedule");
 	if (!topo != !lfts)
 		return usage_error("check", "%s", "--topology and --lfts go together");
+	if (path && has_lmc)
+		return usage_error("check", "%s", "--lmc is for tables without a schedule: the schedule gives the LMC");
+	if (!path && !(topo && has_lmc))
+		return usage_error("check", "%s", "--schedule is required, or --topology, --lfts and --lmc");
+	if (!path) {
+		r = tables(topo, lfts, lmc, &err);
+		if (r)
+			fprintf(stderr, "fors check: %s\n", err.msg);
+		return r ? EXIT_FAIL : 0;
+	}
 	r = fors_schedule_read_file(path, &s, &err);
 	if (!r && topo) {
 		r = routes(path, s, topo, lfts, &err);

@@ -6,13 +6,16 @@
  * that plane is dead at a leaf, that leaf falls back to the least loaded
  * plane alive at both ends. Ports of one node get designated planes on
  * different spines, and fallbacks avoid a sibling's spine where they can
- * (mFtree, Section 4 of the multi-homed fat-tree paper). Every CA route is
- * leaf-spine-leaf; switch LIDs are routed min-hop.
+ * (mFtree, Section 4 of the multi-homed fat-tree paper). Every CA route
+ * from a leaf is leaf-spine-leaf; what is left (spines without a cable to
+ * the host's leaf, switch LIDs) is routed up-down (updown.c), which those
+ * data paths already obey, so no table has a credit loop.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fors/lft.h"
+#include "updown.h"
 
 struct lb {
 	const struct fors_topology *t;
@@ -22,6 +25,9 @@ struct lb {
 	uint32_t *group;	/* per host: first host of its node */
 	uint16_t *rplane;	/* [host][leaf][offset]: plane used */
 	uint32_t *load;		/* [leaf * q + plane]: fallbacks so far */
+	uint32_t nleaf;		/* switches 0..nleaf-1 are leaves */
+	struct fors_updown ud;
+	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
 	struct fors_error *err;
 };
 
@@ -51,6 +57,7 @@ static int switches(struct lb *b)
 	for (i = 0; i < fb->m1; i++)
 		if (fb->leaf[i] != FORS_NO_PEER)
 			lf->sw[n++] = fb->leaf[i];
+	b->nleaf = n;
 	for (i = 0; i < fb->nspines; i++)
 		if (fb->spine[i] != FORS_NO_PEER)
 			lf->sw[n++] = fb->spine[i];
@@ -284,142 +291,112 @@ static void set(struct fors_lfts *lf, uint32_t sw, uint32_t lid, uint32_t port)
 	lf->port[(size_t)sw * (lf->maxlid + 1) + lid] = (uint8_t)port;
 }
 
-/*
- * A spine that lost its cables to the host's leaf reaches it through
- * another leaf, which forwards up as it does for its own traffic. No leaf
- * sends this LID to this spine, so only what the spine itself originates
- * (LID-routed management replies) takes this down-up turn.
- */
-static uint32_t detour_port(const struct lb *b, uint32_t s, uint32_t lh,
-			    uint32_t lid)
+/* The leaves' data paths, and spines with a cable to the host's leaf. */
+static void pin_host(struct lb *b, uint32_t h, uint32_t j)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t i, k;
+	struct fors_lfts *lf = b->lf;
+	uint32_t lh = leaf_of(fb, h), l, s, lid = lf->host_lid[h] + j;
+	uint32_t nominal = (lf->designated[h] + j) % fb->q;
 
-	for (i = 0; i < fb->m1; i++) {
-		uint32_t l = (lid + i) % fb->m1;
+	for (l = 0; l < fb->m1; l++) {
+		int32_t sw = fb->leaf[l] == FORS_NO_PEER ? -1 : b->swi[fb->leaf[l]];
+		uint32_t p;
 
-		if (l == lh || fb->leaf[l] == FORS_NO_PEER ||
-		    fors_lft(b->lf, (uint32_t)b->swi[fb->leaf[l]], lid) == FORS_NO_PORT)
+		if (sw < 0)
 			continue;
-		for (k = 0; k < fb->q; k++)
-			if (fb->plane_spine[k] == s && fors_plane_live(fb, l, k))
-				return fb->down[(size_t)l * fb->q + k];
+		if (l == lh) {
+			set(lf, (uint32_t)sw, lid, fb->hosts[h].leaf_port);
+			b->pinned[sw] = 1;
+			continue;
+		}
+		p = route_plane(b, h, l, j);
+		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : 0);
+		if (p < fb->q) {
+			set(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q + p]);
+			b->pinned[sw] = 1;
+		}
 	}
-	return FORS_NO_PORT;
+	for (s = 0; s < fb->nspines; s++) {
+		uint32_t k;
+
+		if (fb->spine[s] == FORS_NO_PEER)
+			continue;
+		k = down_port(fb, s, lh, nominal);
+		if (k != FORS_NO_PORT) {
+			set(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
+			b->pinned[b->swi[fb->spine[s]]] = 1;
+		}
+	}
 }
 
+/*
+ * A spine without a cable to the host's leaf goes up to its home leaf,
+ * whose data path is legal after an up hop; anything else that is left
+ * (a leaf sharing no plane with the host's leaf) takes the general search.
+ */
 static void route_host(struct lb *b, uint32_t h)
 {
 	const struct fors_fabric *fb = b->fb;
 	struct fors_lfts *lf = b->lf;
-	uint32_t lh = leaf_of(fb, h), l, s, j;
+	uint32_t j, v, target = (uint32_t)b->swi[fb->leaf[leaf_of(fb, h)]];
 
 	for (j = 0; j < nlids(lf); j++) {
 		uint32_t lid = lf->host_lid[h] + j;
-		uint32_t nominal = (lf->designated[h] + j) % fb->q;
+		int rest = 0;
 
-		for (l = 0; l < fb->m1; l++) {
-			int32_t sw = fb->leaf[l] == FORS_NO_PEER ? -1 :
-				     b->swi[fb->leaf[l]];
-			uint32_t p;
+		memset(b->pinned, 0, lf->nsw);
+		pin_host(b, h, j);
+		for (v = 0; v < lf->nsw; v++) {
+			uint32_t home = b->ud.home[v];
 
-			if (sw < 0)
+			if (b->pinned[v])
 				continue;
-			if (l == lh) {
-				set(lf, (uint32_t)sw, lid, fb->hosts[h].leaf_port);
-				continue;
-			}
-			p = route_plane(b, h, l, j);
-			*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : 0);
-			if (p < fb->q)
-				set(lf, (uint32_t)sw, lid,
-				    fb->up[(size_t)l * fb->q + p]);
+			if (v >= b->nleaf && home != UINT32_MAX && b->pinned[home])
+				set(lf, v, lid, b->ud.home_port[v]);
+			else
+				rest = 1;
 		}
-		for (s = 0; s < fb->nspines; s++) {
-			uint32_t k;
-
-			if (fb->spine[s] == FORS_NO_PEER)
-				continue;
-			k = down_port(fb, s, lh, nominal);
-			if (k == FORS_NO_PORT)
-				k = detour_port(b, s, lh, lid);
-			set(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
-		}
+		if (rest)
+			fors_updown_complete(&b->ud, lf, lid, b->pinned, target);
 	}
 }
 
-/* Min-hop to switch t over the switch graph, lowest port on ties. */
-static int route_switch(struct lb *b, uint32_t t, uint32_t *dist,
-			uint32_t *queue)
+static void route_switch(struct lb *b, uint32_t t)
 {
 	struct fors_lfts *lf = b->lf;
-	uint32_t head = 0, tail = 0, i, k;
 
-	for (i = 0; i < lf->nsw; i++)
-		dist[i] = UINT32_MAX;
-	dist[t] = 0;
-	queue[tail++] = t;
-	while (head < tail) {
-		const struct fors_node *n = &b->t->nodes[lf->sw[queue[head]]];
-		uint32_t d = dist[queue[head++]];
-
-		for (k = 1; k <= n->nports; k++) {
-			uint32_t pe = n->ports[k].peer;
-
-			if (pe == FORS_NO_PEER || b->swi[pe] < 0 ||
-			    dist[b->swi[pe]] != UINT32_MAX)
-				continue;
-			dist[b->swi[pe]] = d + 1;
-			queue[tail++] = (uint32_t)b->swi[pe];
-		}
-	}
-	for (i = 0; i < lf->nsw; i++) {
-		const struct fors_node *n = &b->t->nodes[lf->sw[i]];
-
-		if (i == t) {
-			set(lf, i, lf->sw_lid[t], 0);
-			continue;
-		}
-		for (k = 1; dist[i] != UINT32_MAX && k <= n->nports; k++) {
-			uint32_t pe = n->ports[k].peer;
-
-			if (pe != FORS_NO_PEER && b->swi[pe] >= 0 &&
-			    dist[b->swi[pe]] + 1 == dist[i]) {
-				set(lf, i, lf->sw_lid[t], k);
-				break;
-			}
-		}
-	}
-	return 0;
+	memset(b->pinned, 0, lf->nsw);
+	b->pinned[t] = 1;
+	set(lf, t, lf->sw_lid[t], 0);
+	fors_updown_complete(&b->ud, lf, lf->sw_lid[t], b->pinned, t);
 }
 
 static int fill(struct lb *b)
 {
 	const struct fors_fabric *fb = b->fb;
 	struct fors_lfts *lf = b->lf;
-	uint32_t *dist, *queue, h, t;
+	uint32_t h, t;
+	int r;
 
 	lf->port = malloc((size_t)lf->nsw * (lf->maxlid + 1));
 	b->rplane = calloc((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1,
 			   sizeof(uint16_t));
 	b->load = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
-	dist = malloc(sizeof(uint32_t) * (lf->nsw + 1));
-	queue = malloc(sizeof(uint32_t) * (lf->nsw + 1));
-	if (!lf->port || !b->rplane || !b->load || !dist || !queue) {
-		free(dist);
-		free(queue);
+	b->pinned = malloc(lf->nsw + 1);
+	if (!lf->port || !b->rplane || !b->load || !b->pinned)
 		return FORS_ENOMEM;
-	}
+	r = fors_updown_build(&b->ud, b->t, lf, b->swi, b->nleaf, b->err);
+	if (r)
+		return r;
 	memset(lf->port, FORS_NO_PORT, (size_t)lf->nsw * (lf->maxlid + 1));
 	for (h = 0; h < fb->nhosts; h++)
 		designate(b, h);
 	for (h = 0; h < fb->nhosts; h++)
 		route_host(b, h);
 	for (t = 0; t < lf->nsw; t++)
-		route_switch(b, t, dist, queue);
-	free(dist);
-	free(queue);
+		route_switch(b, t);
+	fors_updown_free(&b->ud);
 	return 0;
 }
 
@@ -485,6 +462,7 @@ int fors_lfts_build(const struct fors_topology *live,
 	free(b.group);
 	free(b.rplane);
 	free(b.load);
+	free(b.pinned);
 	if (r == FORS_ENOMEM)
 		goto nomem;
 	if (r) {

@@ -126,8 +126,11 @@ static int verify(struct fors_plugin *p, struct fors_error *err)
 		return e;
 	for (i = 0; i < rep.nkept; i++)
 		LOG(p, OSM_LOG_ERROR, "verification: %s\n", rep.kept[i]);
-	fors_error_set(err, "the tables break the schedule's guarantees (%u shared links, %u undelivered, %u unreachable)",
-		       rep.shared, rep.undelivered, rep.unreachable);
+	if (rep.loop)
+		LOG(p, OSM_LOG_ERROR, "verification: credit loop %s\n", rep.cycle);
+	fors_error_set(err, "the tables break the schedule's guarantees (%u shared links, %u undelivered, %u unreachable, %s)",
+		       rep.shared, rep.undelivered, rep.unreachable,
+		       rep.loop ? "a credit loop" : "no credit loop");
 	return e;
 }
 
