@@ -11,61 +11,8 @@
 #include "fors/lftfile.h"
 #include "fors/route.h"
 #include "fabric_util.h"
+#include "route_util.h"
 #include "suite.h"
-
-static struct fors_lft_dump *dump_of(const struct fors_route *r)
-{
-	struct fors_lft_dump *d;
-	struct fors_error err;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fors_lfts_write(f, r->lfts, r->live, r->fb), 0);
-	fclose(f);
-	f = fmemopen(buf, len, "r");
-	ck_assert_int_eq(fors_lft_dump_read(f, "dump", &d, &err), FORS_OK);
-	fclose(f);
-	free(buf);
-	return d;
-}
-
-static uint32_t lmc_for(uint32_t q)
-{
-	uint32_t l = 0;
-
-	while ((1u << l) < q)
-		l++;
-	return l;
-}
-
-/* Route, verify through a dump; returns the route for further checks. */
-static struct fors_route *route_ok(const struct fors_topology *live,
-				   const struct fors_topology *ref,
-				   uint32_t lmc, const char *what)
-{
-	struct fors_route_opts o = { lmc, 0 };
-	struct fors_check_report rep;
-	struct fors_lft_dump *d;
-	struct fors_route *r;
-	struct fors_error err;
-	int e;
-
-	e = fors_route_compute(live, ref, &o, &r, &err);
-	ck_assert_msg(e == FORS_OK, "%s: %s", what, err.msg);
-	d = dump_of(r);
-	e = fors_check_routes(live, d, r->s, &rep, &err);
-	ck_assert_msg(e == FORS_OK, "%s: %s (%u shared, %u undelivered, %u unreachable, schedule %u)",
-		      what, rep.nkept ? rep.kept[0] : err.msg, rep.shared,
-		      rep.undelivered, rep.unreachable, rep.schedule);
-	ck_assert_uint_eq(rep.max_load, 1);
-	/* a phase is split only when proven infeasible, and minimally */
-	ck_assert_msg(r->assign.unproven == 0, "%s: %u phases split unproven",
-		      what, r->assign.unproven);
-	fors_lft_dump_free(d);
-	return r;
-}
 
 /* The paper numbers leaves SW0..17 and spines SW18..37 (Fig. 2). */
 struct scenario {
@@ -337,35 +284,6 @@ START_TEST(checks_opensm_dump)
 	fors_topology_free(t);
 }
 END_TEST
-
-static struct fors_lft_switch *dump_switch(struct fors_lft_dump *d,
-					   const char *desc)
-{
-	uint32_t i;
-
-	for (i = 0; i < d->nsw; i++)
-		if (!strcmp(d->sw[i].desc, desc))
-			return &d->sw[i];
-	ck_abort_msg("no switch %s in the dump", desc);
-	return NULL;
-}
-
-static uint32_t port_to(const struct fors_topology *t, const char *from,
-			const char *to)
-{
-	uint32_t i, k;
-
-	for (i = 0; i < t->nnodes; i++) {
-		const struct fors_node *n = &t->nodes[i];
-
-		for (k = 1; !strcmp(n->desc, from) && k <= n->nports; k++)
-			if (n->ports[k].peer != FORS_NO_PEER &&
-			    !strcmp(t->nodes[n->ports[k].peer].desc, to))
-				return k;
-	}
-	ck_abort_msg("no link %s - %s", from, to);
-	return 0;
-}
 
 /* The reachability check sees a dead end on a spine, and a loop. */
 START_TEST(check_finds_broken_tables)

@@ -102,6 +102,24 @@ expect 1 "routes break the schedule's guarantees" check --schedule "$tmp/r-f2/fo
 expect 1 "the schedule is abstract" check --schedule "$tmp/s" --topology "$tmp/h.net" \
 	--lfts "$tmp/r-h/fors-lfts.dump"
 expect 2 "--topology and --lfts go together" check --schedule "$tmp/s" --topology "$tmp/h.net"
+# any engine's tables: OpenSM's minhop on the lab, fors before up-down
+D="$srcdir/tests/data"
+fors check --topology "$D/ibnetdiscover-ft-2-2-lmc1.txt" --lmc 1 \
+	--lfts "$D/opensm-lfts-ft-2-2-lmc1.dump" >"$tmp/loops.out" &&
+	grep -q ': 48 (switch, LID) pairs, 0 unreachable; 26 channel dependencies, no credit loop$' \
+	"$tmp/loops.out" && ok || ko "minhop's tables: $(cat "$tmp/loops.out")"
+fors check --topology "$D/ft-4-4-1f.net" --lfts "$D/ft-4-4-1f-lfts-5abe188.dump" \
+	--lmc 2 >"$tmp/loops.out" 2>/dev/null
+[ $? -eq 1 ] && grep -q '^  credit loop: "L01"\[5\] -> "S00"\[3\] -> ' "$tmp/loops.out" &&
+	ok || ko "the loop in fors 5abe188's tables: $(cat "$tmp/loops.out")"
+expect 1 "the tables fail: 1 credit loop" check --topology "$D/ft-4-4-1f.net" \
+	--lfts "$D/ft-4-4-1f-lfts-5abe188.dump" --lmc 2
+expect 1 "names no CA LIDs (an ibsim net file?)" check --topology "$D/ft-4-4-1f.net" \
+	--lfts "$D/ft-4-4-1f-lfts-5abe188.dump" --lmc 2
+expect 1 "guarantees: 1 credit loop" check --schedule "$D/ft-4-4-1f-schedule-5abe188.dump" \
+	--topology "$D/ft-4-4-1f.net" --lfts "$D/ft-4-4-1f-lfts-5abe188.dump"
+expect 2 "--lmc is for tables without a schedule" check --schedule "$tmp/s" --lmc 1
+expect 2 "--lmc: '8' is out of range 0..7" check --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump" --lmc 8
 expect 2 "--lmc is required" route --topology "$tmp/h.net" --output "$tmp"
 expect 2 "--lmc: '9' is out of range 0..7" route --topology "$tmp/h.net" --lmc 9 --output "$tmp"
 expect 1 "6 planes need LMC 3" route --topology "$tmp/h.net" --lmc 2 --output "$tmp"

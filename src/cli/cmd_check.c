@@ -75,13 +75,28 @@ static int routes(const char *path, const struct fors_schedule *s,
 		r = fors_check_routes(t, d, s, &rep, err);
 		if (r == 0 || r == FORS_EVERIFY)
 			report(path, &rep);
-		if (r == FORS_EVERIFY)
-			fors_error_set(err, "%s: routes break the schedule's guarantees",
-				       path);
+		if (r == FORS_EVERIFY) {
+			char what[256];
+
+			fors_check_failures(&rep, what, sizeof(what));
+			fors_error_set(err, "%s: routes break the schedule's guarantees: %s",
+				       path, what);
+		}
 	}
 	fors_topology_free(t);
 	fors_lft_dump_free(d);
 	return r;
+}
+
+static int ca_lids(const struct fors_topology *t)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++)
+		for (k = 1; t->nodes[i].type == FORS_CA && k <= t->nodes[i].nports; k++)
+			if (t->nodes[i].ports[k].lid)
+				return 1;
+	return 0;
 }
 
 static int tables(const char *topo, const char *lfts, uint32_t lmc,
@@ -93,6 +108,9 @@ static int tables(const char *topo, const char *lfts, uint32_t lmc,
 	int r;
 
 	r = fors_topology_read_file(topo, &t, err);
+	if (!r && !ca_lids(t))
+		fprintf(stderr, "fors check: note: %s names no CA LIDs (an ibsim net file?): only switch LIDs are checked for reachability; ibnetdiscover output has them\n",
+			topo);
 	if (!r)
 		r = fors_lft_dump_read_file(lfts, &d, err);
 	if (!r) {
@@ -102,10 +120,12 @@ static int tables(const char *topo, const char *lfts, uint32_t lmc,
 			printf("%s: ", lfts);
 			loops(&rep);
 		}
-		if (r == FORS_EVERIFY)
-			fors_error_set(err, "%s: %s", lfts, rep.loop ?
-				       "the tables have a credit loop" :
-				       "some LIDs are unreachable");
+		if (r == FORS_EVERIFY) {
+			char what[256];
+
+			fors_check_failures(&rep, what, sizeof(what));
+			fors_error_set(err, "%s: the tables fail: %s", lfts, what);
+		}
 	}
 	fors_topology_free(t);
 	fors_lft_dump_free(d);

@@ -709,3 +709,26 @@ int fors_check_tables(const struct fors_topology *t,
 		r = tables(&c);
 	return verdict(&c, r);
 }
+
+static size_t add(char *b, size_t len, size_t n, const char *what,
+		  unsigned long count)
+{
+	if (!count || n >= len)
+		return n;
+	return n + (size_t)snprintf(b + n, len - n, "%s%lu %s", n ? ", " : "",
+				    count, what);
+}
+
+void fors_check_failures(const struct fors_check_report *r, char *b,
+			 size_t len)
+{
+	size_t n = 0;
+
+	b[0] = '\0';
+	n = add(b, len, n, "shared (phase, link) pairs", r->shared);
+	n = add(b, len, n, "undelivered", r->undelivered);
+	n = add(b, len, n, "not up/down", r->not_updown);
+	n = add(b, len, n, "unreachable (switch, LID) pairs", r->unreachable);
+	n = add(b, len, n, "credit loop", r->loop);
+	add(b, len, n, "schedule rule broken", r->schedule);
+}

@@ -114,6 +114,7 @@ static int verify(struct fors_plugin *p, struct fors_error *err)
 {
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
+	char what[256];
 	uint32_t i;
 	int e;
 
@@ -128,9 +129,9 @@ static int verify(struct fors_plugin *p, struct fors_error *err)
 		LOG(p, OSM_LOG_ERROR, "verification: %s\n", rep.kept[i]);
 	if (rep.loop)
 		LOG(p, OSM_LOG_ERROR, "verification: credit loop %s\n", rep.cycle);
-	fors_error_set(err, "the tables break the schedule's guarantees (%u shared links, %u undelivered, %u unreachable, %s)",
-		       rep.shared, rep.undelivered, rep.unreachable,
-		       rep.loop ? "a credit loop" : "no credit loop");
+	fors_check_failures(&rep, what, sizeof(what));
+	fors_error_set(err, "the tables break the schedule's guarantees: %s",
+		       what);
 	return e;
 }
 

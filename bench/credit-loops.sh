@@ -1,0 +1,435 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Credit loops in the tables OpenSM installs (make bench-loops): on the
+# LHCb fabric FT(2;20,18) at LMC 5, OpenSM's routing engines fors, minhop,
+# updn and dfsssp, each through the paper's failure scenarios. For every
+# (scenario, engine): a fresh OpenSM with that engine on an ibsim fabric
+# already in that state, its own opensm-lfts.dump and the fabric read by
+# ibnetdiscover, and `fors check --topology --lfts --lmc 5` on them (credit
+# loops in one VL, unreachable (switch, LID) pairs); the engine OpenSM really
+# used is taken from its log. For fors also the full check with the schedule
+# it wrote. Writes doc/credit-loops.md (LOOPS_DOC); everything else stays in
+# credit-loops/ (LOOPS_DIR). LOOPS_SCENARIOS and LOOPS_ENGINES select a
+# subset (scenario directory names, engine names; a subset run writes its
+# report into LOOPS_DIR, not doc/, unless LOOPS_DOC is given).
+set -eu
+# dfsssp at LMC 5 can take long for one routing; lab_opensm waits this many
+# seconds for SUBNET UP.
+LAB_TIMEOUT=${LAB_TIMEOUT:-900}
+. "$(dirname "$0")/../lab/lab.sh"
+
+lmc=5
+all_engines="fors minhop updn dfsssp"
+engines=${LOOPS_ENGINES:-$all_engines}
+out=$(mkdir -p "${LOOPS_DIR:-credit-loops}" && cd "${LOOPS_DIR:-credit-loops}" && pwd)
+
+# name|label|cuts: a cut is LEAF:SPINE (leaf port 21 + SPINE, see cable) or
+# @SPINE (all 18 cables of that spine). Leaves SW0..SW17 are L00..L17,
+# spines SW18..SW37 are S00..S19.
+scenarios='0F|0F|
+1F-SW0|1F SW0|0:7
+2F-SW0|2F SW0|0:7 0:13
+3F-SW0|3F SW0|0:7 0:13 0:18
+1F-SW0-5-11|1F SW0,5,11|0:0 5:1 11:2
+2F-SW0-5-11|2F SW0,5,11|0:0 0:1 5:2 5:3 11:4 11:5
+3F-SW0-5-11|3F SW0,5,11|0:0 0:1 0:2 5:3 5:4 5:5 11:6 11:7 11:8
+dead-SW18-19|SW18,19 dead|@0 @1
+dead-SW18-19-22-23|SW18,19,22,23 dead|@0 @1 @4 @5'
+selected=${LOOPS_SCENARIOS:-$(echo "$scenarios" | cut -d'|' -f1)}
+
+if [ -n "${LOOPS_DOC:-}" ]; then
+	doc=$LOOPS_DOC
+elif [ -z "${LOOPS_SCENARIOS:-}" ] && [ "$engines" = "$all_engines" ]; then
+	doc=$lab_top/doc/credit-loops.md
+else
+	doc=$out/credit-loops.md
+fi
+
+# Leaf port of spine s in fors netgen's nets: after the 20 host ports.
+cable() { echo "\"L$(printf %02d "$1")\"[$((21 + $2))]"; }
+
+# The cuts with every @SPINE expanded, one LEAF:SPINE per line.
+expand_cuts() {
+	for c in $1; do
+		case $c in
+		@*) for l in $(seq 0 17); do echo "$l:${c#@}"; done ;;
+		*) echo "$c" ;;
+		esac
+	done
+}
+
+# The cuts as the doc shows them: L00-S07, ... or S00, S01 (all cables).
+describe_cuts() {
+	d=""
+	for c in $1; do
+		case $c in
+		@*) d="$d, S$(printf %02d "${c#@}")" ;;
+		*) d="$d, L$(printf %02d "${c%:*}")-S$(printf %02d "${c#*:}")" ;;
+		esac
+	done
+	d=${d#, }
+	case $1 in
+	@*) d="$d: every cable" ;;
+	"") d="none" ;;
+	esac
+	echo "$d"
+}
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# Matching lines in OpenSM's log; 0 when none (grep -c fails then).
+osm_count() { grep -c -E "$1" "$lab_dir/osm.log" || true; }
+
+# The last routing in the log has ended: SUBNET UP, or OpenSM's errors,
+# after its last "building routing with".
+osm_routing_done() {
+	awk '/building routing with/ { open = 1 }
+		/SUBNET UP|ERRORS DURING INITIALIZATION/ { open = 0 }
+		END { exit open }' "$lab_dir/osm.log"
+}
+
+# Until the last routing has ended and a few sweeps (sweep_interval 1) pass
+# without another: like lab_settle, for any engine.
+osm_settle() {
+	t=0
+	n=$(osm_count 'building routing with|tables configured on all switches|SUBNET UP')
+	while :; do
+		sleep 3
+		t=$((t + 3))
+		m=$(osm_count 'building routing with|tables configured on all switches|SUBNET UP')
+		if [ "$m" = "$n" ] && osm_routing_done; then
+			return 0
+		fi
+		[ $t -le "$LAB_TIMEOUT" ] || return 1
+		n=$m
+	done
+}
+
+# The engines OpenSM's last routing tried, in order, and the one whose tables
+# it configured (osm_ucast_mgr_process: "<engine> tables configured on all
+# switches"); "none" when no engine routed.
+osm_tried() {
+	awk '/building routing with/ {
+			if (!open) seq = ""
+			open = 1
+			e = $0; sub(/.*building routing with ./, "", e); sub(/. routing algorithm.*/, "", e)
+			seq = seq (seq == "" ? "" : ",") e
+		}
+		/tables configured on all switches|No routing engine able/ { open = 0 }
+		END { print seq == "" ? "none" : seq }' "$lab_dir/osm.log"
+}
+osm_used() {
+	u=$(grep 'tables configured on all switches' "$lab_dir/osm.log" | tail -n 1 |
+		sed 's/.*osm_ucast_mgr_process: //; s/ tables configured.*//')
+	echo "${u:-none}"
+}
+
+# lab_opensm dies when SUBNET UP never comes; here that is a result to
+# record (the engine could not route), so lab_die returns while it starts.
+opensm_start() {
+	lab_die() { echo "lab: $*" >&2; return 1; }
+	r=0
+	lab_opensm "$(lab_first_host)" "$1" "$lmc" || r=$?
+	lab_die() { echo "lab: $*" >&2; exit 1; }
+	return $r
+}
+
+# Stop this engine's OpenSM, and forget its PID so that lab_stop at the end
+# of the scenario cannot hit a process that reused it.
+opensm_stop() {
+	lab_stop_opensm
+	lab_pids=$(echo " $lab_pids " | sed "s/ $lab_opensm_pid / /; s/^ *//; s/ *$//")
+}
+
+# The leaf-spine cables of an ibnetdiscover topology, one "Lxx port Syy" a
+# line, seen from the leaves.
+leaf_spine_links() {
+	awk '/^(Switch|Ca|Hca)/ { sw = $0; sub(/^[^#]*# "/, "", sw); sub(/".*/, "", sw); if ($1 != "Switch") sw = ""; next }
+		sw ~ /^L[0-9]+$/ && /^\[[0-9]+\]/ {
+			r = $0; sub(/^[^#]*# "/, "", r); sub(/".*/, "", r)
+			if (r ~ /^S[0-9]+$/) { p = $1; gsub(/[][]/, "", p); print sw, p, r }
+		}' "$1"
+}
+
+# The topology must be FT(2;20,18) minus exactly the scenario's cuts (and the
+# dead spines' switches): else the tables belong to another state.
+check_state() {
+	topo=$1 cuts=$2
+	ncut=$(expand_cuts "$cuts" | grep -c . || true)
+	ndead=$(echo "$cuts" | tr ' ' '\n' | grep -c '^@' || true)
+	links=$(leaf_spine_links "$topo" | wc -l)
+	sws=$(grep -c '^Switch' "$topo" || true)
+	cas=$(grep -c -E '^(Ca|Hca)' "$topo" || true)
+	bad=$(leaf_spine_links "$topo" | awk '{ if ($2 != 21 + substr($3, 2)) print }')
+	[ "$links" -eq $((360 - ncut)) ] && [ "$sws" -eq $((38 - ndead)) ] &&
+		[ "$cas" -eq 360 ] && [ -z "$bad" ] ||
+		lab_die "$topo: $sws switches, $cas CAs, $links leaf-spine cables; expected $((38 - ndead)), 360, $((360 - ncut)) ($bad)"
+	for c in $(expand_cuts "$cuts"); do
+		l=$(printf L%02d "${c%:*}")
+		p=$((21 + ${c#*:}))
+		! leaf_spine_links "$topo" | grep -q "^$l $p " ||
+			lab_die "$topo: $l[$p] should be cut"
+	done
+	echo "$sws switches, $links leaf-spine cables"
+}
+
+# Fields of a fors check summary line: pairs unreachable deps verdict.
+check_fields() {
+	line=$(grep '(switch, LID) pairs' "$1" | tail -n 1)
+	[ -n "$line" ] || {
+		echo "- - - error"
+		return
+	}
+	echo "$line" | sed -n 's/.* \([0-9]*\) (switch, LID) pairs, \([0-9]*\) unreachable; \([0-9]*\) channel dependencies, \(.*\)$/\1 \2 \3 \4/p' |
+		sed 's/ no credit loop$/ none/; s/ a credit loop$/ loop/'
+}
+
+results=$out/results.tsv
+: >"$results"
+fors_bad=0
+t_start=$(now)
+total=$(($(echo "$selected" | wc -w) * $(echo "$engines" | wc -w)))
+i=0
+
+"$FORS" netgen --hosts-per-leaf 20 --leaves 18 --spines 20 >"$out/lhcb.net"
+echo "== FT(2;20,18): 18 leaves, 20 spines, 360 hosts, LMC $lmc; engines: $engines; runs in $out"
+
+for name in $selected; do
+	spec=$(echo "$scenarios" | awk -F'|' -v n="$name" '$1 == n')
+	[ -n "$spec" ] || lab_die "unknown scenario $name"
+	label=$(echo "$spec" | cut -d'|' -f2)
+	cuts=$(echo "$spec" | cut -d'|' -f3)
+
+	# A fresh simulator per scenario, its cables cut before any OpenSM
+	# runs; ibsim prints its prompt once ready and once per command.
+	lab_init "$out/$name"
+	lab_ibsim "$out/lhcb.net"
+	n=1
+	for c in $(expand_cuts "$cuts"); do
+		lab_console "Unlink $(cable "${c%:*}" "${c#*:}")"
+		n=$((n + 1))
+	done
+	t=0
+	while [ "$(grep -o 'sim>' "$lab_dir/ibsim.log" | wc -l)" -lt $n ]; do
+		t=$((t + 1))
+		[ $t -le 300 ] || lab_die "ibsim did not take the cuts: see $lab_dir/ibsim.log"
+		sleep 0.2
+	done
+	echo "== $label: cut $(describe_cuts "$cuts")"
+
+	for eng in $engines; do
+		i=$((i + 1))
+		e=$lab_dir/$eng
+		rm -rf "$e"
+		mkdir -p "$e"
+		rm -f "$lab_dir"/*.dump
+		t0=$(now)
+		state=routed
+		if ! opensm_start "$eng"; then
+			state="no SUBNET UP within ${LAB_TIMEOUT} s"
+		elif ! osm_settle; then
+			state="routing did not settle within ${LAB_TIMEOUT} s"
+		fi
+		used=$(osm_used)
+		tried=$(osm_tried)
+		routings=$(osm_count 'tables configured on all switches')
+		ms=$(lab_routing_ms)
+		topo_ok=0
+		if [ "$state" = routed ] && [ -f "$lab_dir/opensm-lfts.dump" ]; then
+			cp "$lab_dir/opensm-lfts.dump" "$e/"
+			[ "$eng" != fors ] || [ ! -f "$lab_dir/opensm-fors-schedule.dump" ] ||
+				cp "$lab_dir/opensm-fors-schedule.dump" "$e/"
+			if lab_run ibnetdiscover >"$e/topology.txt" 2>"$e/ibnetdiscover.err"; then
+				topo_ok=1
+			else
+				state="ibnetdiscover failed"
+			fi
+		elif [ "$state" = routed ]; then
+			state="no opensm-lfts.dump"
+		fi
+		opensm_stop
+		cp "$lab_dir/osm.log" "$lab_dir/opensm.conf" "$e/"
+		cp "$lab_dir/opensm.out" "$e/" 2>/dev/null || true
+		wall=$(since "$t0")
+
+		notes=""
+		[ "$tried" = "$eng" ] || notes="tried $tried"
+		[ "$routings" -le 1 ] || notes="${notes:+$notes; }$routings routings, the last one checked"
+		if [ "$eng" = dfsssp ]; then
+			vls=$(sed -n 's/.*Virtual Lanes \(available\|needed\): \([0-9]*\).*/\1 \2/p' "$e/osm.log" | tail -n 2 | tr '\n' ' ')
+			[ -z "$vls" ] || notes="${notes:+$notes; }VLs: $(echo "$vls" | sed 's/ *$//; s/available \([0-9]*\) needed \([0-9]*\)/\2 needed of \1/')"
+		fi
+		if [ "$used" != "$eng" ]; then
+			err=$(grep -E 'ERR [0-9A-F]{4}' "$e/osm.log" | grep -v -i 'umad\|sim' | tail -n 1 | sed 's/.*ERR /ERR /' | tr '\t|' '  ')
+			[ -z "$err" ] || notes="${notes:+$notes; }$err"
+		fi
+
+		cycle="" sched=""
+		if [ $topo_ok = 1 ]; then
+			fabric=$(check_state "$e/topology.txt" "$cuts")
+			t1=$(now)
+			rc=0
+			"$FORS" check --topology "$e/topology.txt" --lfts "$e/opensm-lfts.dump" --lmc "$lmc" \
+				>"$e/check-tables.txt" 2>"$e/check-tables.err" || rc=$?
+			read -r pairs unr deps verdict <<EOF
+$(check_fields "$e/check-tables.txt")
+EOF
+			ct=$(since "$t1")
+			[ $rc -le 1 ] || verdict=error
+			cycle=$(sed -n 's/^  \(credit loop: .*\)/\1/p' "$e/check-tables.txt" | head -n 1)
+			if [ "$eng" = fors ]; then
+				if [ -f "$e/opensm-fors-schedule.dump" ]; then
+					rc2=0
+					"$FORS" check --schedule "$e/opensm-fors-schedule.dump" --topology "$e/topology.txt" \
+						--lfts "$e/opensm-lfts.dump" >"$e/check-schedule.txt" 2>&1 || rc2=$?
+					sched=$(grep 'transfers followed' "$e/check-schedule.txt" | tail -n 1 | sed 's/^[^:]*: //')
+					[ $rc2 = 0 ] || {
+						sched="FAILED (exit $rc2): ${sched:-$(tail -n 1 "$e/check-schedule.txt")}"
+						fors_bad=1
+					}
+				else
+					sched="no schedule file"
+				fi
+				[ "$verdict" = none ] && [ "$unr" = 0 ] && [ "$used" = fors ] || fors_bad=1
+			fi
+		else
+			fabric="-" pairs="-" unr="-" deps="-" verdict="$state" ct="-"
+			[ "$eng" != fors ] || fors_bad=1
+		fi
+		summary=""
+		[ "$eng" != fors ] || summary=$(grep 'fors: routed' "$e/osm.log" | tail -n 1 | sed 's/.*fors: //')
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			"$name" "$label" "$(describe_cuts "$cuts")" "$eng" "$used" "$tried" "$verdict" \
+			"$unr" "$pairs" "$deps" "${ms:--}" "$wall" "$notes" "$cycle" "$summary" "$sched" "$fabric" >>"$results"
+		printf '[%2d/%d] %-16s %-7s used %-7s %s: %s, %s/%s unreachable, %s channel dependencies (OpenSM %s s, check %s s, total %s s)%s\n' \
+			"$i" "$total" "$label" "$eng" "$used" "${fabric%%,*}" "$verdict" "$unr" "$pairs" "$deps" \
+			"$(awk -v w="$wall" 'BEGIN { printf "%.1f", w }')" "$ct" "$(since "$t_start")" "${notes:+ [$notes]}"
+		[ -z "$cycle" ] || echo "        $cycle" | cut -c1-300
+		[ -z "$sched" ] || echo "        fors schedule check: $sched"
+	done
+	lab_stop
+done
+elapsed=$(since "$t_start")
+
+# The report.
+cell() { # engine scenario
+	awk -F'\t' -v s="$2" -v e="$1" '$1 == s && $4 == e {
+		if ($7 == "none" || $7 == "loop")
+			printf "%s; %s/%s; %s; %s", $7, $8, $9, $10, $5
+		else
+			printf "%s; used %s", $7, $5
+		f = 1 }
+		END { if (!f) printf "-" }' "$results"
+}
+{
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	commit=$(git -C "$lab_top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$lab_top" status --porcelain 2>/dev/null)" ] || commit="$commit with uncommitted changes"
+	cmd="bench/credit-loops.sh"
+	[ -z "${MAKELEVEL:-}" ] || cmd="make bench-loops ($cmd)"
+	echo "# Credit loops in OpenSM's tables: fors, minhop, updn, dfsssp"
+	echo
+	echo "Generated by \`$cmd\` on $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(uname -m),"
+	echo "$(nproc) cores, $cpu; OpenSM $(dpkg-query -W -f '${Version}' opensm 2>/dev/null || echo '?'),"
+	echo "ibsim $(dpkg-query -W -f '${Version}' ibsim-utils 2>/dev/null || echo '?'); fors at $commit. The whole run"
+	echo "took $(awk -v s="$elapsed" 'BEGIN { printf "%d min %d s", s / 60, s % 60 }'). Do not edit: rerun the script."
+	echo
+	echo "The LHCb fabric FT(2;20,18) (\`fors netgen --hosts-per-leaf 20 --leaves 18"
+	echo "--spines 20\`: leaves L00..L17 = SW0..SW17, spines S00..S19 = SW18..SW37,"
+	echo "360 hosts) in ibsim, LMC $lmc. Each scenario gets a fresh ibsim whose"
+	echo "cables are cut (\`Unlink\` on its console) before any OpenSM runs; then, per"
+	echo "engine, a fresh OpenSM (\`routing_engine <engine>\`, \`event_plugin_name"
+	echo "fors\`, as in lab/demo.sh) routes it. Its own \`opensm-lfts.dump\` and the"
+	echo "fabric read by \`ibnetdiscover\` (checked to be exactly the scenario's state)"
+	echo "go to \`fors check --topology TOPO --lfts opensm-lfts.dump --lmc $lmc\`: every"
+	echo "CA LID and LMC offset and every switch LID must be reachable from every"
+	echo "switch, and the channel dependency graph over every LID (every switch and CA"
+	echo "a source) must have no cycle, i.e. no credit loop in a single VL. The"
+	echo "engine OpenSM actually used is the one its log names in \"<engine> tables"
+	echo "configured on all switches\": OpenSM falls back to minhop when an engine fails."
+	echo
+	echo "Each cell: credit loop in one VL (none / loop); unreachable (switch, LID)"
+	echo "pairs / all pairs; channel dependencies; the engine OpenSM used."
+	echo
+	printf '| scenario | cut |'
+	for eng in $engines; do printf ' %s |' "$eng"; done
+	echo
+	printf '|---|---|'
+	for eng in $engines; do printf -- '---|'; done
+	echo
+	for name in $selected; do
+		grep -q "^$name	" "$results" || continue
+		printf '| %s | %s |' "$(awk -F'\t' -v s="$name" '$1 == s { print $2; exit }' "$results")" \
+			"$(awk -F'\t' -v s="$name" '$1 == s { print $3; exit }' "$results")"
+		for eng in $engines; do printf ' %s |' "$(cell "$eng" "$name")"; done
+		echo
+	done
+	echo
+	echo "## Per engine and scenario"
+	echo
+	echo "OpenSM ms: its own routing time from its log (lab_routing_ms); tried: the"
+	echo "engines its routing went through when not just the one asked for."
+	echo
+	echo "| scenario | engine | used | verdict | unreachable | channel deps | OpenSM ms | notes |"
+	echo "|---|---|---|---|---|---|---|---|"
+	awk -F'\t' '{ printf "| %s | %s | %s | %s | %s / %s | %s | %s | %s |\n", $2, $4, $5, $7, $8, $9, $10, $11, $13 == "" ? "" : $13 }' "$results"
+	echo
+	echo "## Credit loops found"
+	echo
+	if awk -F'\t' '$14 != "" { f = 1 } END { exit !f }' "$results"; then
+		echo "One cycle of the channel dependency graph per loop, as \`fors check\` prints it"
+		echo "(\"switch\"[out port] -> next switch ...):"
+		echo
+		awk -F'\t' '$14 != "" { printf "- %s, %s (used %s): `%s`\n", $2, $4, $5, $14 }' "$results"
+	else
+		echo "None."
+	fi
+	echo
+	if grep -q '	fors	' "$results"; then
+		echo "## fors: the full check with its schedule"
+		echo
+		echo "\`fors check --schedule opensm-fors-schedule.dump --topology TOPO --lfts"
+		echo "opensm-lfts.dump\`: every transfer of every phase of the schedule OpenSM's"
+		echo "fors wrote, followed through OpenSM's dump."
+		echo
+		echo "| scenario | fors routed (its log line) | schedule check |"
+		echo "|---|---|---|"
+		awk -F'\t' '$4 == "fors" { printf "| %s | %s | %s |\n", $2, $15, $16 }' "$results"
+		echo
+	fi
+	echo "## Notes"
+	echo
+	echo "- The verdicts are for one virtual lane: the check follows the LFTs only"
+	echo "  and does not model SL-to-VL mapping. dfsssp (deadlock-free SSSP) does not"
+	echo "  make its LFTs cycle-free; it routes every destination with Dijkstra, then"
+	echo "  builds the channel dependency graph of all (source, destination) LID pairs"
+	echo "  in VL 0, breaks every cycle by moving the paths over the weakest link of"
+	echo "  the cycle to the next virtual lane, and hands each pair's lane to"
+	echo "  applications as the SL in its path record (OpenSM's osm_ucast_dfsssp.c:"
+	echo "  dfsssp_remove_deadlocks, get_dfsssp_sl). So a \"loop\" for dfsssp here"
+	echo "  means its paths need more than one VL, which dfsssp provides through SLs"
+	echo "  (\"VLs: N needed of M\" above is its own count from its log); it becomes a"
+	echo "  deadlock only if traffic ignores the SL it was given. If it needs more VLs"
+	echo "  than the fabric has, dfsssp fails and OpenSM falls back."
+	fl=$(awk -F'\t' '$4 == "fors" { n++; if ($7 == "none" && $8 == 0 && $5 == "fors") ok++ }
+		END { printf "%d %d", n, ok }' "$results")
+	if [ "${fl% *}" -gt 0 ] && [ "${fl% *}" = "${fl#* }" ]; then
+		echo "- fors reaches its verdict in a single VL: no credit loop and nothing"
+		echo "  unreachable in any of its ${fl% *} runs, with every path of its tables"
+		echo "  in VL 0 and no SL to separate them; it needs no extra VL, and applications"
+		echo "  keep every VL for their own traffic classes."
+	elif [ "${fl% *}" -gt 0 ]; then
+		echo "- fors is judged in a single VL like the others, and it does not use SLs"
+		echo "  to avoid deadlock: its loops or unreachable pairs above are real."
+	fi
+	echo "- minhop and updn do not use SLs against deadlock either: their verdicts"
+	echo "  here hold as they are."
+	echo "- OpenSM ignores the switches' existing LFTs on its first routing, and each"
+	echo "  engine here gets a fresh OpenSM, so no engine's tables carry routes left"
+	echo "  by the previous one. Logs, dumps, topologies and check reports per"
+	echo "  scenario and engine are in \`$(basename "$out")/<scenario>/<engine>/\` of the run."
+} >"$doc"
+echo "== $(awk -v s="$elapsed" 'BEGIN { printf "%d min %d s", s / 60, s % 60 }'); report: $doc; runs in $out"
+[ $fors_bad = 0 ] || echo "== fors: a credit loop, unreachable pairs, a fallback or a failed schedule check: see $doc" >&2
+exit $fors_bad
