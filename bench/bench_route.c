@@ -3,13 +3,17 @@
  * The whole route (analysis, schedule, spine assignment, LFTs) on the LHCb
  * fabric FT(2;20,18) at LMC 5: the paper's scenarios and seeded random
  * failures up to half the bandwidth. Prints min/median/max per class and
- * the phases that had to be split. See doc/performance.md.
+ * the phases that had to be split; then the verification the plugin runs
+ * before installing (fors_check_routes on the paper's scenarios). See
+ * doc/performance.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "fors/check.h"
+#include "fors/lftfile.h"
 #include "fors/netgen.h"
 #include "fors/route.h"
 
@@ -54,8 +58,44 @@ static struct fors_topology *topology(const uint8_t *failed, const uint8_t *dead
 	return t;
 }
 
+static struct cls verify = { .name = "verification" };
+
+/* The tables as a dump (untimed), then the check the plugin runs. */
+static int check(const struct fors_route *r, const struct fors_topology *live)
+{
+	struct fors_check_report rep;
+	struct fors_lft_dump *d = NULL;
+	struct fors_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	double t0;
+	int e;
+
+	if (!f || fors_lfts_write(f, r->lfts, live, r->fb))
+		return -1;
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	e = f ? fors_lft_dump_read(f, "bench", &d, &err) : -1;
+	if (f)
+		fclose(f);
+	free(buf);
+	if (e)
+		return -1;
+	t0 = now_ms();
+	e = fors_check_routes(live, d, r->s, &rep, &err);
+	if (verify.n < MAXRUNS)
+		verify.ms[verify.n++] = now_ms() - t0;
+	fors_lft_dump_free(d);
+	if (e)
+		fprintf(stderr, "bench: the check fails: %s\n",
+			rep.nkept ? rep.kept[0] : err.msg);
+	return e;
+}
+
 static int run(const struct fors_topology *ref, const uint8_t *failed,
-	       const uint8_t *dead, struct cls *simple, struct cls *complex)
+	       const uint8_t *dead, struct cls *simple, struct cls *complex,
+	       int verified)
 {
 	struct fors_route_opts o = { 5, 0 };
 	struct fors_topology *live = topology(failed, dead);
@@ -78,6 +118,11 @@ static int run(const struct fors_topology *ref, const uint8_t *failed,
 		c->ms[c->n++] = ms;
 	c->split += r->assign.split;
 	c->unproven += r->assign.unproven;
+	if (verified && check(r, live)) {
+		fors_route_free(r);
+		fors_topology_free(live);
+		return -1;
+	}
 	fors_route_free(r);
 	fors_topology_free(live);
 	return 0;
@@ -157,20 +202,20 @@ int main(int argc, char **argv)
 			memset(failed, 0, sizeof(failed));
 			for (k = 0; k < ncuts[i]; k++)
 				failed[paper[i][k][0] * NS + paper[i][k][1]] = 1;
-			if (run(ref, failed, NULL, &ps, &pc))
+			if (run(ref, failed, NULL, &ps, &pc, 1))
 				return 1;
 		}
 		memset(dead, 0, sizeof(dead));
 		dead[0] = dead[1] = 1;
-		if (run(ref, NULL, dead, &ps, &pc))
+		if (run(ref, NULL, dead, &ps, &pc, 1))
 			return 1;
 		dead[4] = dead[5] = 1;
-		if (run(ref, NULL, dead, &ps, &pc))
+		if (run(ref, NULL, dead, &ps, &pc, 1))
 			return 1;
 	}
 	for (i = 0; i < runs; i++) {
 		random_cuts(failed);
-		if (run(ref, failed, NULL, &rs, &rc))
+		if (run(ref, failed, NULL, &rs, &rc, 0))
 			return 1;
 	}
 	printf("FT(2;20,18), LMC 5, whole route (analysis, schedule, spine assignment, LFTs)\n");
@@ -178,6 +223,8 @@ int main(int argc, char **argv)
 	print("paper", &pc);
 	print("random", &rs);
 	print("random", &rc);
+	printf("FT(2;20,18), LMC 5, the plugin's verification of the paper's scenarios\n");
+	print("paper", &verify);
 	fors_topology_free(ref);
 	return 0;
 }

@@ -17,14 +17,6 @@
 #include "route_util.h"
 #include "suite.h"
 
-static const char *data_path(const char *file, char *buf, size_t len)
-{
-	const char *dir = getenv("srcdir");
-
-	snprintf(buf, len, "%s/tests/data/%s", dir ? dir : ".", file);
-	return buf;
-}
-
 static void set_port(struct fors_lft_dump *d, const struct fors_topology *t,
 		     const char *from, const char *to, uint32_t lid)
 {

@@ -264,11 +264,9 @@ START_TEST(checks_opensm_dump)
 	struct fors_lft_dump *d;
 	struct fors_route *r;
 	struct fors_error err;
-	const char *dir = getenv("srcdir");
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/tests/data/opensm-lfts-ft-2-2-lmc1.dump",
-		 dir ? dir : ".");
+	data_path("opensm-lfts-ft-2-2-lmc1.dump", path, sizeof(path));
 	ck_assert_int_eq(fors_lft_dump_read_file(path, &d, &err), FORS_OK);
 	ck_assert_uint_eq(d->nsw, 4);
 	ck_assert_uint_eq(d->sw[0].guid, 0x200000);

@@ -56,17 +56,24 @@ static inline struct fors_topology *text_topology(const char *text)
 	return t;
 }
 
+/* The path of a file of tests/data. */
+static inline const char *data_path(const char *file, char *buf, size_t len)
+{
+	const char *dir = getenv("srcdir");
+
+	snprintf(buf, len, "%s/tests/data/%s", dir ? dir : ".", file);
+	return buf;
+}
+
 /* A file of tests/data, parsed. */
 static inline struct fors_topology *fixture(const char *file)
 {
-	const char *dir = getenv("srcdir");
 	struct fors_topology *t;
 	struct fors_error err;
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/tests/data/%s", dir ? dir : ".", file);
-	ck_assert_msg(fors_topology_read_file(path, &t, &err) == FORS_OK, "%s",
-		      err.msg);
+	ck_assert_msg(fors_topology_read_file(data_path(file, path, sizeof(path)),
+					      &t, &err) == FORS_OK, "%s", err.msg);
 	return t;
 }
 
