@@ -180,12 +180,12 @@ lab_routing_ms() {
 		END { if (ms != "") printf "%.1f\n", ms < 0 ? ms + 864e5 : ms }' "$lab_dir/osm.log"
 }
 
-# lab_verify NAME: the fabric as ibnetdiscover sees it, then fors check on
-# OpenSM's own dump and on the tables ibroute reads from every switch.
-lab_verify() {
+# lab_tables NAME: into NAME/, OpenSM's dump, the fabric as ibnetdiscover
+# sees it, and the tables ibroute reads from every switch.
+lab_tables() {
 	v="$lab_dir/$1"
 	mkdir -p "$v"
-	cp "$lab_dir/opensm-lfts.dump" "$lab_dir/opensm-fors-schedule.dump" "$v/"
+	cp "$lab_dir/opensm-lfts.dump" "$v/"
 	lab_run ibnetdiscover >"$v/topology.txt" 2>"$v/ibnetdiscover.err" ||
 		lab_die "ibnetdiscover failed: see $v/ibnetdiscover.err"
 	: >"$v/ibroute.txt"
@@ -193,6 +193,13 @@ lab_verify() {
 		lab_run ibroute "$lid" >>"$v/ibroute.txt" 2>>"$v/ibroute.err" ||
 			lab_die "ibroute $lid failed: see $v/ibroute.err"
 	done
+}
+
+# lab_verify NAME: lab_tables, then fors check with the schedule fors wrote
+# on OpenSM's own dump and on what ibroute read.
+lab_verify() {
+	lab_tables "$1"
+	cp "$lab_dir/opensm-fors-schedule.dump" "$v/"
 	"$FORS" check --topology "$v/topology.txt" --lfts "$v/opensm-lfts.dump" \
 		--schedule "$v/opensm-fors-schedule.dump" >"$v/check-dump.txt" 2>&1 &&
 	"$FORS" check --topology "$v/topology.txt" --lfts "$v/ibroute.txt" \

@@ -5,7 +5,8 @@
 # failure states and back, each verified from what the switches hold; osmtest
 # against the fors-routed subnet; a bad configuration file, named through
 # event_plugin_options; a fabric fors declines (OpenSM falls back to
-# minhop). LAB_VALGRIND=1 runs OpenSM under valgrind memcheck and fails on
+# minhop); a control: minhop's credit loop after a cut, which fors check
+# must find. LAB_VALGRIND=1 runs OpenSM under valgrind memcheck and fails on
 # any error in fors's code.
 set -u
 . "$(dirname "$0")/lab.sh"
@@ -135,6 +136,30 @@ declined() {
 	lab_stop
 }
 
+# The control: OpenSM's own minhop after one cut cable has a credit loop,
+# and fors check finds it in OpenSM's dump and in what ibroute reads back.
+control() {
+	lab_init "${LAB_DIR:-lab-out}/control"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" minhop 2
+	d=$(grep -c 'SUBNET UP' "$lab_dir/osm.log")
+	lab_console "Unlink \"L00\"[$(leaf_port 4 0)]"
+	lab_wait_for "$lab_dir/osm.log" 'SUBNET UP' $((d + 1)) || lab_die "no SUBNET UP after the cut"
+	lab_wait_for "$lab_dir/osm.log" 'minhop tables configured' 2 || lab_die "minhop did not reroute"
+	lab_tables 1F
+	local f
+	for f in opensm-lfts.dump ibroute.txt; do
+		if ! "$FORS" check --topology "$v/topology.txt" --lfts "$v/$f" --lmc 2 \
+			>"$v/loops-$f.txt" 2>&1 && grep -q '^  credit loop: ' "$v/loops-$f.txt"; then
+			ok "control: minhop's tables after a cut have a credit loop ($f): $(grep '^  credit loop' "$v/loops-$f.txt")"
+		else
+			ko "control: no credit loop found in minhop's tables ($f): see $v/loops-$f.txt"
+		fi
+	done
+	lab_stop
+}
+
 if [ "${LAB_VALGRIND:-0}" = 1 ]; then
 	fabric ft-4-4-valgrind 4 4 4 2
 else
@@ -142,6 +167,7 @@ else
 	fabric ft-8-8-dual 8 8 8 3 --dual 2
 	bad_config
 	declined
+	control
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]
