@@ -182,6 +182,109 @@ check_state() {
 	echo "$sws switches, $links leaf-spine cables"
 }
 
+# cdg_check all|ca TOPO DUMP: the channel dependency graph of an LFT dump,
+# built here independently of fors check. "all": fors check's model (every
+# switch a source for every LID, CAs sending every LID into their leaf), to
+# cross-check its count and verdict; "ca": only what CAs send, followed
+# through the tables, which is the graph dfsssp builds (its path walk starts
+# across the source port's link, and a switch's port 0 has none). Prints
+# DEPS none|loop [CYCLE].
+cdg_check() {
+	awk -v mode="$1" '
+	function hex(s,  i, n) {
+		n = 0; s = tolower(s); sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}
+	function ok(x, k) { return k != "" && k != 0 && ((x, k) in peer) }
+	function edge(a, b) {
+		if ((a, b) in E) return
+		E[a, b] = 1; deps++
+		np[b]++; pred[b, np[b]] = a
+		ns[a]++; succ[a, ns[a]] = b
+		indeg[b]++; node[a] = 1; node[b] = 1
+	}
+	FNR == 1 { f++ }
+	f == 1 && /^(Switch|Ca|Hca)/ {
+		cur = $0; sub(/^[^"]*"/, "", cur); sub(/".*/, "", cur)
+		type[cur] = $1 == "Switch" ? "sw" : "ca"
+		d = $0; sub(/^[^#]*# "/, "", d); sub(/".*/, "", d); desc[cur] = d
+		next
+	}
+	f == 1 && /^\[[0-9]+\]/ && cur != "" {
+		p = $1; sub(/^\[/, "", p); sub(/\].*/, "", p)
+		r = $0; sub(/^[^"]*"/, "", r)
+		rid = r; sub(/".*/, "", rid)
+		rp = r; sub(/^[^"]*"\[/, "", rp); sub(/\].*/, "", rp)
+		peer[cur, p] = rid; peerport[cur, p] = rp
+		if (type[cur] == "ca") { leaf[rid] = 1; ca[rid, rp] = cur ":" p }
+		next
+	}
+	f == 2 && /^Unicast lids/ {
+		sw = $0; sub(/.*guid 0x/, "", sw); sub(/ .*/, "", sw); sw = "S-" sw
+		nsw++; sws[nsw] = sw
+		next
+	}
+	f == 2 && /^0x/ { l = hex($1); lft[sw, l] = $2 + 0; lids[l] = 1 }
+	END {
+		for (d in lids) {
+			d += 0
+			if (mode == "all") {
+				for (i = 1; i <= nsw; i++) {
+					x = sws[i]; k = lft[x, d]
+					if (!ok(x, k)) continue
+					used[x, k] = 1
+					y = peer[x, k]
+					if (type[y] != "sw" || !((y, d) in lft)) continue
+					if (ok(y, lft[y, d])) edge(x ":" k, y ":" lft[y, d])
+				}
+				continue
+			}
+			n = 0
+			for (i = 1; i <= nsw; i++) if (sws[i] in leaf) { n++; q[n] = sws[i]; seen[sws[i]] = d }
+			for (j = 1; j <= n; j++) {
+				x = q[j]; k = lft[x, d]
+				if (!ok(x, k)) continue
+				used[x, k] = 1
+				y = peer[x, k]
+				if (type[y] != "sw" || !((y, d) in lft)) continue
+				if (ok(y, lft[y, d])) edge(x ":" k, y ":" lft[y, d])
+				if (seen[y] != d) { seen[y] = d; n++; q[n] = y }
+			}
+		}
+		# CAs send every LID into their leaf (as fors check models them).
+		for (xk in ca) {
+			split(xk, a, SUBSEP)
+			for (i = 1; i <= nsw; i++) if (sws[i] == a[1]) break
+			for (k2 = 1; k2 <= 64; k2++)
+				if (k2 != a[2] && ((a[1], k2) in used)) edge(ca[xk], a[1] ":" k2)
+		}
+		# Kahn: what is left has a cycle.
+		n = 0
+		for (v in node) if (!indeg[v]) { n++; q[n] = v }
+		for (j = 1; j <= n; j++) {
+			v = q[j]; done[v] = 1
+			for (i = 1; i <= ns[v]; i++) if (--indeg[succ[v, i]] == 0) { n++; q[n] = succ[v, i] }
+		}
+		for (v in node) if (!(v in done)) break
+		if (v == "" || (v in done)) { print deps, "none"; exit }
+		# Walk back through predecessors left in the graph until one repeats.
+		m = 0
+		while (!(v in at)) {
+			m++; walk[m] = v; at[v] = m
+			for (i = 1; i <= np[v]; i++) if (!(pred[v, i] in done)) break
+			v = pred[v, i]
+		}
+		s = ""
+		for (i = m; i >= at[v]; i--) {
+			split(walk[i], a, ":")
+			s = s "\"" desc[a[1]] "\"[" a[2] "] -> "
+			if (i == m) first = desc[a[1]]
+		}
+		print deps, "loop", s "\"" first "\""
+	}' "$2" "$3"
+}
+
 # Fields of a fors check summary line: pairs unreachable deps verdict.
 check_fields() {
 	line=$(grep '(switch, LID) pairs' "$1" | tail -n 1)
@@ -286,6 +389,16 @@ EOF
 			ct=$(since "$t1")
 			[ $rc -le 1 ] || verdict=error
 			cycle=$(sed -n 's/^  \(credit loop: .*\)/\1/p' "$e/check-tables.txt" | head -n 1)
+			cdg_check all "$e/topology.txt" "$e/opensm-lfts.dump" >"$e/cdg-all.txt"
+			cdg_check ca "$e/topology.txt" "$e/opensm-lfts.dump" >"$e/cdg-ca.txt"
+			read -r adeps averdict acycle <"$e/cdg-all.txt"
+			read -r cdeps cverdict ccycle <"$e/cdg-ca.txt"
+			if [ "$adeps $averdict" = "$deps $verdict" ]; then
+				xcheck=same
+			else
+				xcheck="differs: $adeps $averdict"
+				echo "        WARNING: the script's own graph gives $adeps dependencies, $averdict; fors check $deps, $verdict" >&2
+			fi
 			if [ "$eng" = fors ]; then
 				if [ -f "$e/opensm-fors-schedule.dump" ]; then
 					rc2=0
@@ -303,33 +416,41 @@ EOF
 			fi
 		else
 			fabric="-" pairs="-" unr="-" deps="-" verdict="$state" ct="-"
+			cdeps="-" cverdict="-" ccycle="" xcheck="-"
 			[ "$eng" != fors ] || fors_bad=1
 		fi
 		summary=""
 		[ "$eng" != fors ] || summary=$(grep 'fors: routed' "$e/osm.log" | tail -n 1 | sed 's/.*fors: //')
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 			"$name" "$label" "$(describe_cuts "$cuts")" "$eng" "$used" "$tried" "$verdict" \
-			"$unr" "$pairs" "$deps" "${ms:--}" "$wall" "$notes" "$cycle" "$summary" "$sched" "$fabric" >>"$results"
-		printf '[%2d/%d] %-16s %-7s used %-7s %s: %s, %s/%s unreachable, %s channel dependencies (OpenSM %s s, check %s s, total %s s)%s\n' \
-			"$i" "$total" "$label" "$eng" "$used" "${fabric%%,*}" "$verdict" "$unr" "$pairs" "$deps" \
+			"$unr" "$pairs" "$deps" "${ms:--}" "$wall" "$notes" "$cycle" "$summary" "$sched" "$fabric" \
+			"$cverdict" "$cdeps" "${ccycle:+credit loop: $ccycle}" "$xcheck" >>"$results"
+		printf '[%2d/%d] %-16s %-7s used %-7s %s: %s (CA-sourced: %s), %s/%s unreachable, %s channel dependencies (OpenSM %s s, check %s s, total %s s)%s\n' \
+			"$i" "$total" "$label" "$eng" "$used" "${fabric%%,*}" "$verdict" "$cverdict" "$unr" "$pairs" "$deps" \
 			"$(awk -v w="$wall" 'BEGIN { printf "%.1f", w }')" "$ct" "$(since "$t_start")" "${notes:+ [$notes]}"
 		[ -z "$cycle" ] || echo "        $cycle" | cut -c1-300
+		[ -z "$ccycle" ] || echo "        CA-sourced: credit loop: $ccycle" | cut -c1-300
 		[ -z "$sched" ] || echo "        fors schedule check: $sched"
 	done
 	lab_stop
 done
 elapsed=$(since "$t_start")
 
-# The report.
+# The report: results.tsv has one line per (scenario, engine): 1 name,
+# 2 label, 3 cut, 4 engine, 5 used, 6 tried, 7 verdict, 8 unreachable,
+# 9 pairs, 10 dependencies, 11 OpenSM ms, 12 wall s, 13 notes, 14 cycle,
+# 15 fors's log line, 16 schedule check, 17 fabric, 18 CA-sourced verdict,
+# 19 its dependencies, 20 its cycle, 21 the cross-check of fors check.
 cell() { # engine scenario
 	awk -F'\t' -v s="$2" -v e="$1" '$1 == s && $4 == e {
 		if ($7 == "none" || $7 == "loop")
-			printf "%s; %s/%s; %s; %s", $7, $8, $9, $10, $5
+			printf "%s (CA: %s); %s/%s; %s; %s", $7, $18, $8, $9, $10, $5
 		else
 			printf "%s; used %s", $7, $5
 		f = 1 }
 		END { if (!f) printf "-" }' "$results"
 }
+minsec() { awk -v s="$1" 'BEGIN { printf "%d min %d s", s / 60, s % 60 }'; }
 {
 	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	commit=$(git -C "$lab_top" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -338,11 +459,12 @@ cell() { # engine scenario
 	[ -z "${MAKELEVEL:-}" ] || cmd="make bench-loops ($cmd)"
 	echo "# Credit loops in OpenSM's tables: fors, minhop, updn, dfsssp"
 	echo
-	echo "Generated by \`$cmd\` on $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(uname -m),"
-	echo "$(nproc) cores, $cpu; OpenSM $(dpkg-query -W -f '${Version}' opensm 2>/dev/null || echo '?'),"
-	echo "ibsim $(dpkg-query -W -f '${Version}' ibsim-utils 2>/dev/null || echo '?'); fors at $commit"
-	echo "(sha256 of the binaries used: fors $(sha256sum "$FORS" | cut -c1-12), libfors.so $(sha256sum "$FORS_PLUGIN_DIR/libfors.so" | cut -c1-12)). The whole run"
-	echo "took $(awk -v s="$elapsed" 'BEGIN { printf "%d min %d s", s / 60, s % 60 }'). Do not edit: rerun the script."
+	echo "Generated by \`$cmd\` on $(date -u '+%Y-%m-%d %H:%M UTC');"
+	echo "machine: $(uname -m), $(nproc) cores, $cpu; OpenSM"
+	echo "$(dpkg-query -W -f '${Version}' opensm 2>/dev/null || echo '?'), ibsim $(dpkg-query -W -f '${Version}' ibsim-utils 2>/dev/null || echo '?'); fors at $commit"
+	echo "(sha256 of the binaries used: fors $(sha256sum "$FORS" | cut -c1-12), libfors.so"
+	echo "$(sha256sum "$FORS_PLUGIN_DIR/libfors.so" | cut -c1-12)). The whole run took $(minsec "$elapsed"). Generated: rerun the"
+	echo "script rather than editing this file."
 	echo
 	echo "The LHCb fabric FT(2;20,18) (\`fors netgen --hosts-per-leaf 20 --leaves 18"
 	echo "--spines 20\`: leaves L00..L17 = SW0..SW17, spines S00..S19 = SW18..SW37,"
@@ -353,13 +475,15 @@ cell() { # engine scenario
 	echo "fabric read by \`ibnetdiscover\` (checked to be exactly the scenario's state)"
 	echo "go to \`fors check --topology TOPO --lfts opensm-lfts.dump --lmc $lmc\`: every"
 	echo "CA LID and LMC offset and every switch LID must be reachable from every"
-	echo "switch, and the channel dependency graph over every LID (every switch and CA"
-	echo "a source) must have no cycle, i.e. no credit loop in a single VL. The"
-	echo "engine OpenSM actually used is the one its log names in \"<engine> tables"
+	echo "switch, and the channel dependency graph over every LID, with every switch"
+	echo "and every CA a source, must have no cycle: no credit loop in a single VL."
+	echo "The engine OpenSM actually used is the one its log names in \"<engine> tables"
 	echo "configured on all switches\": OpenSM falls back to minhop when an engine fails."
 	echo
-	echo "Each cell: credit loop in one VL (none / loop); unreachable (switch, LID)"
-	echo "pairs / all pairs; channel dependencies; the engine OpenSM used."
+	echo "Each cell: the credit-loop verdict of \`fors check\` (none / loop), and in"
+	echo "parentheses the verdict with only CA-sourced packets (see the notes);"
+	echo "unreachable (switch, LID) pairs / all pairs; channel dependencies; the engine"
+	echo "OpenSM used."
 	echo
 	printf '| scenario | cut |'
 	for eng in $engines; do printf ' %s |' "$eng"; done
@@ -377,20 +501,24 @@ cell() { # engine scenario
 	echo
 	echo "## Per engine and scenario"
 	echo
-	echo "OpenSM ms: its own routing time from its log (lab_routing_ms); tried: the"
-	echo "engines its routing went through when not just the one asked for."
+	echo "fors check: its verdict and dependency count; CA-sourced: the same with only"
+	echo "what CAs send; OpenSM ms: OpenSM's own routing time from its log"
+	echo "(lab_routing_ms); notes: the engines a routing went through when not just the"
+	echo "one asked for, dfsssp's own count of the VLs it needs, OpenSM's error."
 	echo
-	echo "| scenario | engine | used | verdict | unreachable | channel deps | OpenSM ms | notes |"
+	echo "| scenario | engine | used | fors check | unreachable | CA-sourced | OpenSM ms | notes |"
 	echo "|---|---|---|---|---|---|---|---|"
-	awk -F'\t' '{ printf "| %s | %s | %s | %s | %s / %s | %s | %s | %s |\n", $2, $4, $5, $7, $8, $9, $10, $11, $13 == "" ? "" : $13 }' "$results"
+	awk -F'\t' '{ printf "| %s | %s | %s | %s, %s deps | %s / %s | %s, %s deps | %s | %s |\n", $2, $4, $5, $7, $10, $8, $9, $18, $19, $11, $13 }' "$results"
 	echo
 	echo "## Credit loops found"
 	echo
-	if awk -F'\t' '$14 != "" { f = 1 } END { exit !f }' "$results"; then
+	if awk -F'\t' '$14 != "" || $20 != "" { f = 1 } END { exit !f }' "$results"; then
 		echo "One cycle of the channel dependency graph per loop, as \`fors check\` prints it"
-		echo "(\"switch\"[out port] -> next switch ...):"
+		echo "(\"switch\"[out port] -> next switch ...); \"CA-sourced\" marks a cycle of the"
+		echo "graph of CA-sourced packets only (this script's own graph, same format):"
 		echo
-		awk -F'\t' '$14 != "" { printf "- %s, %s (used %s): `%s`\n", $2, $4, $5, $14 }' "$results"
+		awk -F'\t' '$14 != "" { printf "- %s, %s (used %s): `%s`\n", $2, $4, $5, $14 }
+			$20 != "" { printf "- %s, %s (used %s), CA-sourced: `%s`\n", $2, $4, $5, $20 }' "$results"
 	else
 		echo "None."
 	fi
@@ -411,34 +539,47 @@ cell() { # engine scenario
 	echo
 	echo "- The verdicts are for one virtual lane: the check follows the LFTs only"
 	echo "  and does not model SL-to-VL mapping. dfsssp (deadlock-free SSSP) does not"
-	echo "  make its LFTs cycle-free; it routes every destination with Dijkstra, then"
-	echo "  builds the channel dependency graph of all (source, destination) LID pairs"
-	echo "  in VL 0, breaks every cycle by moving the paths over the weakest link of"
-	echo "  the cycle to the next virtual lane, and hands each pair's lane to"
-	echo "  applications as the SL in its path record (OpenSM's osm_ucast_dfsssp.c:"
-	echo "  dfsssp_remove_deadlocks, get_dfsssp_sl). So a \"loop\" for dfsssp here"
-	echo "  means its paths need more than one VL, which dfsssp provides through SLs"
-	echo "  (\"VLs: N needed of M\" above is its own count from its log); it becomes a"
-	echo "  deadlock only if traffic ignores the SL it was given. If it needs more VLs"
-	echo "  than the fabric has, dfsssp fails and OpenSM falls back."
+	echo "  make its LFTs cycle-free by itself: it routes every destination with"
+	echo "  Dijkstra, then builds the channel dependency graph of all (source,"
+	echo "  destination) LID pairs in VL 0, breaks each cycle by moving the paths over"
+	echo "  its weakest link to the next virtual lane, and hands each pair's lane to"
+	echo "  applications as the SL of its path record (OpenSM's osm_ucast_dfsssp.c:"
+	echo "  dfsssp_remove_deadlocks, get_dfsssp_sl). A loop here for dfsssp is"
+	echo "  therefore not by itself a deadlock: it is one only if the cycle's traffic"
+	echo "  shares a VL, which dfsssp's SLs are meant to prevent. When dfsssp needs"
+	echo "  more VLs than the fabric has, it fails and OpenSM falls back."
+	echo "- What dfsssp's graph contains: its path walk (update_channel_dep_graph)"
+	echo "  starts across the source port's link, and a switch's port 0 has none, so"
+	echo "  packets that switches send themselves add no dependency to it; its graph"
+	echo "  is the CA-sourced one, and \"VLs: N needed of M\" (its own log) is what it"
+	echo "  concluded from that graph. fors check takes every switch as a source of"
+	echo "  every LID as well: LID-routed packets from a switch's port 0 exist (GMP"
+	echo "  replies, to the SM's host among others), and in a two-level fat tree a"
+	echo "  spine's path to a host behind one of its failed cables, or to another"
+	echo "  spine's LID, turns down-up at a leaf. A loop that is gone in the"
+	echo "  CA-sourced graph needs such switch-sent packets to close."
+	echo "- The CA-sourced verdicts are this script's own: an awk graph built from"
+	echo "  the same dump and topology (cdg_check in bench/credit-loops.sh). With every"
+	echo "  switch a source, the same code gives $(awk -F'\t' '$21 == "same" { n++ } $21 != "same" { m++ } END { if (m) printf "a different dependency count or verdict than fors check in %d of %d runs", m, n + m; else printf "exactly fors check'"'"'s dependency count and verdict in all %d runs", n }' "$results")."
 	fl=$(awk -F'\t' '$4 == "fors" { n++; if ($7 == "none" && $8 == 0 && $5 == "fors") ok++ }
 		END { printf "%d %d", n, ok }' "$results")
 	if [ "${fl% *}" -gt 0 ] && [ "${fl% *}" = "${fl#* }" ]; then
 		echo "- fors reaches its verdict in a single VL: no credit loop and nothing"
-		echo "  unreachable in any of its ${fl% *} runs, with every path of its tables"
-		echo "  in VL 0 and no SL to separate them; it needs no extra VL, and applications"
-		echo "  keep every VL for their own traffic classes."
+		echo "  unreachable in any of its ${fl% *} runs, with every switch a source, every path"
+		echo "  of its tables in VL 0 and no SL to separate them; it needs no extra VL,"
+		echo "  and applications keep every VL for their own traffic classes."
 	elif [ "${fl% *}" -gt 0 ]; then
 		echo "- fors is judged in a single VL like the others, and it does not use SLs"
 		echo "  to avoid deadlock: its loops or unreachable pairs above are real."
 	fi
 	echo "- minhop and updn do not use SLs against deadlock either: their verdicts"
-	echo "  here hold as they are."
+	echo "  hold as they are. The first unreachable pairs of a run are"
+	echo "  listed in its check report (\`check-tables.txt\`)."
 	echo "- OpenSM ignores the switches' existing LFTs on its first routing, and each"
 	echo "  engine here gets a fresh OpenSM, so no engine's tables carry routes left"
 	echo "  by the previous one. Logs, dumps, topologies and check reports per"
 	echo "  scenario and engine are in \`$(basename "$out")/<scenario>/<engine>/\` of the run."
 } >"$doc"
-echo "== $(awk -v s="$elapsed" 'BEGIN { printf "%d min %d s", s / 60, s % 60 }'); report: $doc; runs in $out"
+echo "== $(minsec "$elapsed"); report: $doc; runs in $out"
 [ $fors_bad = 0 ] || echo "== fors: a credit loop, unreachable pairs, a fallback or a failed schedule check: see $doc" >&2
 exit $fors_bad

@@ -38,6 +38,8 @@ struct ck {
 	uint8_t *dep;		/* [channel * width + port]: the channel
 				   feeds that port of its head switch */
 	uint8_t *outs;		/* per channel of a switch: some LID uses it */
+	uint32_t *kout;		/* per node: its port in the current walk */
+	uint32_t *path;		/* [nnodes]: switches of one walk */
 	struct fors_error *err;
 };
 
@@ -272,79 +274,6 @@ static int linked(const struct fors_node *n)
 	return 0;
 }
 
-/*
- * Whether lid, entering switch x, reaches its owner o. Walks for one LID
- * (walk) share their ends: a switch already judged passes its verdict to
- * every switch on the way to it, so each switch is followed once per LID;
- * one met again on the way means a loop.
- */
-static int delivers(struct ck *c, uint32_t x, uint32_t lid,
-		    const struct owner *o, uint32_t walk)
-{
-	uint32_t path[MAX_HOPS], n = 0, i, k, pe;
-	int v;
-
-	for (;;) {
-		if (c->seen[x] == walk) {
-			v = c->verdict[x] > 0;
-			break;
-		}
-		if (c->table[x] < 0 || n == MAX_HOPS) {
-			v = 0;
-			break;
-		}
-		c->seen[x] = walk;
-		c->verdict[x] = -1;
-		path[n++] = x;
-		k = out_port(c, x, lid);
-		if (k == 0 || k == FORS_NO_PORT) {
-			v = k == 0 && x == o->node && o->port == 0;
-			break;
-		}
-		pe = c->t->nodes[x].ports[k].peer;
-		if (c->t->nodes[pe].type == FORS_CA) {
-			v = pe == o->node && c->t->nodes[x].ports[k].peer_port == o->port;
-			break;
-		}
-		x = pe;
-	}
-	for (i = 0; i < n; i++)
-		c->verdict[path[i]] = (int8_t)v;
-	return v;
-}
-
-/*
- * Every owned LID (CA ports with every offset, switches) from every linked
- * switch: spines too, whose own LID-routed management traffic must reach
- * hosts behind a failed cable. A CA sends through its leaf, so the leaves
- * stand for the CAs.
- */
-static void reach(struct ck *c)
-{
-	uint32_t i, lid, walk = 0;
-
-	for (lid = 1; lid < c->nlid; lid++) {
-		const struct owner *o = &c->own[lid];
-
-		if (o->node == UINT32_MAX)
-			continue;
-		walk++;
-		for (i = 0; i < c->nfrom; i++) {
-			c->rep->reach_pairs++;
-			if (delivers(c, c->from[i], lid, o, walk))
-				continue;
-			c->rep->unreachable++;
-			if (o->host >= 0)
-				keep(c, "LID %u (host %d) is not reachable from switch \"%s\"",
-				     lid, o->host, desc(c, c->from[i]));
-			else
-				keep(c, "LID %u (%s \"%s\") is not reachable from switch \"%s\"",
-				     lid, o->port ? "CA" : "switch",
-				     desc(c, o->node), desc(c, c->from[i]));
-		}
-	}
-}
-
 static void add_dep(struct ck *c, uint32_t chan, uint32_t port)
 {
 	uint8_t *b = &c->dep[(size_t)chan * c->width + port];
@@ -356,31 +285,97 @@ static void add_dep(struct ck *c, uint32_t chan, uint32_t port)
 }
 
 /*
- * The channel dependency graph over every LID any table routes, every
- * switch a source: a packet for lid on the channel x -> y waits for the
- * channel y forwards lid on. CAs send every LID into their leaf.
+ * Whether lid, entering switch x, reaches its owner o (nobody's LIDs are
+ * walked for their dependencies only). Walks for one LID (walk) share
+ * their ends: a switch already judged passes its verdict to every switch on
+ * the way to it, so each switch is followed once per LID, and each of its
+ * hops adds its dependency once; one met again on the way means a loop.
  */
-static void dependencies(struct ck *c)
+static int delivers(struct ck *c, uint32_t x, uint32_t lid,
+		    const struct owner *o, uint32_t walk)
 {
-	const struct fors_topology *t = c->t;
-	uint32_t lid, x, k, k2, y;
+	uint32_t n = 0, i, k, pe, prev = UINT32_MAX;
+	int v;
+
+	for (;;) {
+		if (c->seen[x] == walk) {
+			v = c->verdict[x] > 0;
+			if (prev != UINT32_MAX && c->kout[x] != FORS_NO_PORT)
+				add_dep(c, prev, c->kout[x]);
+			break;
+		}
+		if (c->table[x] < 0) {
+			v = 0;
+			break;
+		}
+		c->seen[x] = walk;
+		c->verdict[x] = -1;
+		c->path[n++] = x;
+		k = out_port(c, x, lid);
+		c->kout[x] = k == 0 ? FORS_NO_PORT : k;
+		if (k == 0 || k == FORS_NO_PORT) {
+			v = k == 0 && x == o->node && o->port == 0;
+			break;
+		}
+		if (prev != UINT32_MAX)
+			add_dep(c, prev, k);
+		prev = c->pbase[x] + k;
+		c->outs[prev] = 1;
+		pe = c->t->nodes[x].ports[k].peer;
+		if (c->t->nodes[pe].type == FORS_CA) {
+			v = pe == o->node && c->t->nodes[x].ports[k].peer_port == o->port;
+			break;
+		}
+		x = pe;
+	}
+	for (i = 0; i < n; i++)
+		c->verdict[c->path[i]] = (int8_t)v;
+	return v;
+}
+
+/*
+ * Every owned LID (CA ports with every offset, switches) from every linked
+ * switch: spines too, whose own LID-routed management traffic must reach
+ * hosts behind a failed cable. A CA sends through its leaf, so the leaves
+ * stand for the CAs. Every other LID is walked for its dependencies.
+ */
+static void reach(struct ck *c)
+{
+	uint32_t i, lid, walk = 0;
 
 	for (lid = 1; lid < c->nlid; lid++) {
-		for (x = 0; x < t->nnodes; x++) {
-			if (c->table[x] < 0)
+		const struct owner *o = &c->own[lid];
+
+		walk++;
+		for (i = 0; i < c->nfrom; i++) {
+			if (delivers(c, c->from[i], lid, o, walk) ||
+			    o->node == UINT32_MAX)
 				continue;
-			k = out_port(c, x, lid);
-			if (k == 0 || k == FORS_NO_PORT)
-				continue;
-			c->outs[c->pbase[x] + k] = 1;
-			y = t->nodes[x].ports[k].peer;
-			if (c->table[y] < 0)
-				continue;
-			k2 = out_port(c, y, lid);
-			if (k2 != 0 && k2 != FORS_NO_PORT)
-				add_dep(c, c->pbase[x] + k, k2);
+			c->rep->unreachable++;
+			if (o->host >= 0)
+				keep(c, "LID %u (host %d) is not reachable from switch \"%s\"",
+				     lid, o->host, desc(c, c->from[i]));
+			else
+				keep(c, "LID %u (%s \"%s\") is not reachable from switch \"%s\"",
+				     lid, o->port ? "CA" : "switch",
+				     desc(c, o->node), desc(c, c->from[i]));
 		}
+		if (o->node != UINT32_MAX)
+			c->rep->reach_pairs += c->nfrom;
 	}
+}
+
+/*
+ * The channel dependency graph is built by the walks of reach(), every
+ * switch a source: a packet for a LID on the channel x -> y waits for the
+ * channel y forwards it on. Here CAs add theirs: they send every LID into
+ * their leaf.
+ */
+static void ca_dependencies(struct ck *c)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t x, k, k2;
+
 	for (x = 0; x < t->nnodes; x++) {
 		const struct fors_node *n = &t->nodes[x];
 
@@ -566,8 +561,11 @@ static int setup(struct ck *c)
 	c->seen = calloc(t->nnodes + 1, sizeof(uint32_t));
 	c->verdict = calloc(t->nnodes + 1, 1);
 	c->from = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	c->kout = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	c->path = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	if (!c->stamp || !c->load || !c->user || !c->cnode || !c->outs ||
-	    !c->dep || !c->seen || !c->verdict || !c->from)
+	    !c->dep || !c->seen || !c->verdict || !c->from || !c->kout ||
+	    !c->path)
 		return FORS_ENOMEM;
 	for (i = 0; i < t->nnodes; i++)
 		for (k = 0; k <= t->nodes[i].nports; k++)
@@ -615,6 +613,8 @@ static void release(struct ck *c)
 	free(c->cnode);
 	free(c->outs);
 	free(c->dep);
+	free(c->kout);
+	free(c->path);
 }
 
 /* Reachability and credit loops: what any set of tables must give. */
@@ -623,7 +623,7 @@ static int tables(struct ck *c)
 	int r;
 
 	reach(c);
-	dependencies(c);
+	ca_dependencies(c);
 	r = find_cycle(c);
 	if (r < 0)
 		return r;
