@@ -219,6 +219,132 @@ START_TEST(dual_port_hosts_on_two_spines)
 }
 END_TEST
 
+/* The spine leaf l sends LID lid up to (its index in fb), or -1. */
+static int up_spine(const struct fors_route *r, uint32_t l, uint32_t lid)
+{
+	const struct fors_fabric *fb = r->fb;
+	const struct fors_node *n = &r->live->nodes[fb->leaf[l]];
+	uint32_t k, sw, s;
+
+	for (sw = 0; r->lfts->sw[sw] != fb->leaf[l]; sw++)
+		;
+	k = fors_lft(r->lfts, sw, lid);
+	for (s = 0; k != FORS_NO_PORT && s < fb->nspines; s++)
+		if (n->ports[k].peer == fb->spine[s])
+			return (int)s;
+	return -1;
+}
+
+/* Spines other than x with a plane live at leaves a and b. */
+static int other_spine(const struct fors_fabric *fb, uint32_t a, uint32_t b,
+		       int x)
+{
+	uint32_t p;
+
+	for (p = 0; p < fb->q; p++)
+		if ((int)fb->plane_spine[p] != x && fors_plane_live(fb, a, p) &&
+		    fors_plane_live(fb, b, p))
+			return 1;
+	return 0;
+}
+
+/* Is port h's base LID held to its designated plane from leaf l? */
+static int held(const struct fors_route *r, uint32_t h, uint32_t l)
+{
+	uint32_t d = r->lfts->designated[h];
+
+	return fors_plane_live(r->fb, l, d) &&
+	       fors_plane_live(r->fb, r->fb->hosts[h].sid / r->fb->m0, d);
+}
+
+/*
+ * Was there an independent choice for ports a and b seen from leaf l, both
+ * going up through spine s? A base LID held to its designated plane (the
+ * schedule's DLIDs depend on it) stays; the other must have had another
+ * spine; with neither held, two distinct spines.
+ */
+static int avoidable(const struct fors_route *r, uint32_t a, uint32_t b,
+		     uint32_t l, int s)
+{
+	const struct fors_fabric *fb = r->fb;
+	uint32_t la = fb->hosts[a].sid / fb->m0, lb = fb->hosts[b].sid / fb->m0;
+	uint32_t p;
+
+	if (held(r, a, l) && held(r, b, l))
+		return 1;	/* designated on one spine: never needed */
+	if (held(r, a, l))
+		return other_spine(fb, l, lb, s);
+	if (held(r, b, l))
+		return other_spine(fb, l, la, s);
+	for (p = 0; p < fb->q; p++)
+		if (fors_plane_live(fb, l, p) && fors_plane_live(fb, la, p) &&
+		    other_spine(fb, l, lb, (int)fb->plane_spine[p]))
+			return 1;
+	return 0;
+}
+
+/*
+ * mFtree after failures: FT(2;8,8) with eight dual-port nodes, with and
+ * without parallel cables, ten random cuts. From every leaf the base LIDs
+ * of a node's two ports go up through different spines whenever the live
+ * cables allow it, and the shared ones are what the route reports.
+ */
+START_TEST(mftree_after_failures)
+{
+	int trial, pairs = 0;
+
+	test_rng = 0x3f7ee + (uint64_t)_i;
+	for (trial = 0; trial < 10; trial++) {
+		uint32_t cables = 1 + rnd() % 2, ns = 8 / cables, i, a, b, l;
+		uint8_t failed[8 * 8 * 2] = { 0 };
+		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, NULL };
+		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL };
+		struct fors_topology *live, *ref;
+		struct fors_route_opts o = { 3, 0 };
+		struct fors_route *r;
+		struct fors_error err;
+		uint32_t shared = 0;
+
+		for (i = 0; i < 10; i++)
+			failed[rnd() % (8 * ns * cables)] = 1;
+		live = gen_topology(&g);
+		ref = gen_topology(&h);
+		if (fors_route_compute(live, ref, &o, &r, &err)) {
+			fors_topology_free(live);
+			fors_topology_free(ref);
+			continue;
+		}
+		for (a = 0; a < r->fb->nhosts; a++) {
+			for (b = a + 1; b < r->fb->nhosts; b++) {
+				uint32_t la = r->fb->hosts[a].sid / 8;
+				uint32_t lb = r->fb->hosts[b].sid / 8;
+
+				if (r->fb->hosts[a].node != r->fb->hosts[b].node)
+					continue;
+				for (l = 0; l < 8; l++) {
+					int s = up_spine(r, l, r->lfts->host_lid[a]);
+
+					if (l == la || l == lb)
+						continue;
+					pairs++;
+					if (s < 0 || s != up_spine(r, l, r->lfts->host_lid[b]))
+						continue;
+					ck_assert_msg(!avoidable(r, a, b, l, s),
+						      "trial %d: leaf %u reaches ports %u and %u through spine %d although another was free",
+						      trial, l, a, b, s);
+					shared++;
+				}
+			}
+		}
+		ck_assert_uint_eq(r->lfts->mf_shared, shared);
+		fors_route_free(r);
+		fors_topology_free(live);
+		fors_topology_free(ref);
+	}
+	ck_assert_int_gt(pairs, 300);
+}
+END_TEST
+
 /* The lab's own LIDs (LMC 1) are used as they are. */
 START_TEST(real_lab_lids)
 {
@@ -325,6 +451,7 @@ int main(void)
 	tcase_add_loop_test(tc, random_fabrics, 0, 8);
 	tcase_add_loop_test(tc, lhcb_random_failures, 0, 6);
 	tcase_add_test(tc, dual_port_hosts_on_two_spines);
+	tcase_add_loop_test(tc, mftree_after_failures, 0, 6);
 	tcase_add_test(tc, real_lab_lids);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, checks_opensm_dump);

@@ -22,6 +22,9 @@ struct fors_lfts {
 	uint32_t *host_lid;	/* [fb->nhosts]: base LID */
 	uint32_t *designated;	/* [fb->nhosts]: plane of the base LID */
 	uint8_t *port;		/* [nsw * (maxlid + 1)]: FORS_NO_PORT = none */
+	uint32_t mf_pairs;	/* (leaf, node) pairs: 2+ ports away from it */
+	uint32_t mf_shared;	/* of those, base LIDs up one spine: the live
+				   cables left no independent choice */
 };
 
 static inline uint8_t fors_lft(const struct fors_lfts *t, uint32_t sw,

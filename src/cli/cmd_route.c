@@ -126,6 +126,8 @@ static void summary(const struct fors_route *r, double ms)
 	       r->assign.split);
 	printf("routing: %s, LMC %u\n", fors_method_name(r->assign.method),
 	       r->lfts->lmc);
+	printf("mFtree: %u (leaf, multi-port node) pairs, %u through one spine (no independent choice left)\n",
+	       r->lfts->mf_pairs, r->lfts->mf_shared);
 	printf("time: %.1f ms\n", ms);
 }
 

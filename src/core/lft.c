@@ -17,13 +17,18 @@
 #include "fors/lft.h"
 #include "updown.h"
 
+#define NONE UINT32_MAX
+#define NO_PLANE UINT16_MAX
+
 struct lb {
 	const struct fors_topology *t;
 	const struct fors_fabric *fb;
 	struct fors_lfts *lf;
 	int32_t *swi;		/* per topology node: switch index or -1 */
 	uint32_t *group;	/* per host: first host of its node */
-	uint16_t *rplane;	/* [host][leaf][offset]: plane used */
+	uint32_t *next;		/* per host: next of its node, or NONE */
+	uint16_t *rplane;	/* [host][leaf][offset]: plane used, or
+				   NO_PLANE (local, or no route) */
 	uint32_t *load;		/* [leaf * q + plane]: fallbacks so far */
 	uint32_t nleaf;		/* switches 0..nleaf-1 are leaves */
 	struct fors_updown ud;
@@ -210,20 +215,31 @@ static void designate(struct lb *b, uint32_t h)
 	b->lf->designated[h] = start % q;
 }
 
+/* Ports of one node (or system image) form a group, listed through next. */
 static int groups(struct lb *b)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t h, g;
+	uint32_t h, g, *last;
 
 	b->group = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	if (!b->group)
+	b->next = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	last = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	if (!b->group || !b->next || !last) {
+		free(last);
 		return FORS_ENOMEM;
+	}
 	for (h = 0; h < fb->nhosts; h++) {
 		b->group[h] = h;
+		last[h] = NONE;
 		for (g = 0; g < h && b->group[h] == h; g++)
 			if (siblings(fb, g, h))
 				b->group[h] = b->group[g];
 	}
+	for (h = fb->nhosts; h-- > 0;) {
+		b->next[h] = last[b->group[h]];
+		last[b->group[h]] = h;
+	}
+	free(last);
 	return 0;
 }
 
@@ -233,15 +249,36 @@ static uint16_t *rplane_at(const struct lb *b, uint32_t h, uint32_t l,
 	return &b->rplane[((size_t)h * b->fb->m1 + l) * nlids(b->lf) + j];
 }
 
-/* Does an earlier sibling reach offset j from leaf l through spine s? */
+/*
+ * The spine port g's offset j takes from leaf l, seen while routing port h:
+ * the route g has if it came first, else its nominal plane's wherever that
+ * plane is live at both ends (g will be held to it); NONE if unknown.
+ */
+static uint32_t spine_from(const struct lb *b, uint32_t g, uint32_t h,
+			   uint32_t l, uint32_t j)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t p;
+
+	if (leaf_of(fb, g) == l)
+		return NONE;
+	if (g < h) {
+		p = *rplane_at(b, g, l, j);
+		return p == NO_PLANE ? NONE : fb->plane_spine[p];
+	}
+	p = (b->lf->designated[g] + j) % fb->q;
+	return fors_plane_live(fb, l, p) && fors_plane_live(fb, leaf_of(fb, g), p) ?
+	       fb->plane_spine[p] : NONE;
+}
+
+/* Does another port of h's node reach offset j from leaf l through s? */
 static int sibling_route(const struct lb *b, uint32_t h, uint32_t l,
 			 uint32_t j, uint32_t s)
 {
 	uint32_t g;
 
-	for (g = b->group[h]; g < h; g++)
-		if (b->group[g] == b->group[h] &&
-		    b->fb->plane_spine[*rplane_at(b, g, l, j)] == s)
+	for (g = b->group[h]; g != NONE; g = b->next[g])
+		if (g != h && spine_from(b, g, h, l, j) == s)
 			return 1;
 	return 0;
 }
@@ -311,7 +348,7 @@ static void pin_host(struct lb *b, uint32_t h, uint32_t j)
 			continue;
 		}
 		p = route_plane(b, h, l, j);
-		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : 0);
+		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : NO_PLANE);
 		if (p < fb->q) {
 			set(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q + p]);
 			b->pinned[sw] = 1;
@@ -372,6 +409,37 @@ static void route_switch(struct lb *b, uint32_t t)
 	fors_updown_complete(&b->ud, lf, lf->sw_lid[t], b->pinned, t);
 }
 
+/* The spine leaf l sends port h's base LID up to, or NONE. */
+static uint32_t base_spine(const struct lb *b, uint32_t h, uint32_t l)
+{
+	uint16_t p = *rplane_at(b, h, l, 0);
+
+	return p == NO_PLANE ? NONE : b->fb->plane_spine[p];
+}
+
+/* mFtree: from each leaf, the ports of one node up through different spines. */
+static void independence(struct lb *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t h, l, g, g2;
+
+	for (h = 0; h < fb->nhosts; h++) {
+		for (l = 0; b->group[h] == h && b->next[h] != NONE && l < fb->m1; l++) {
+			uint32_t n = 0, shared = 0;
+
+			for (g = h; g != NONE; g = b->next[g]) {
+				if (base_spine(b, g, l) == NONE)
+					continue;
+				n++;
+				for (g2 = h; g2 != g; g2 = b->next[g2])
+					shared |= base_spine(b, g2, l) == base_spine(b, g, l);
+			}
+			b->lf->mf_pairs += n >= 2;
+			b->lf->mf_shared += n >= 2 && shared;
+		}
+	}
+}
+
 static int fill(struct lb *b)
 {
 	const struct fors_fabric *fb = b->fb;
@@ -380,12 +448,14 @@ static int fill(struct lb *b)
 	int r;
 
 	lf->port = malloc((size_t)lf->nsw * (lf->maxlid + 1));
-	b->rplane = calloc((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1,
+	b->rplane = malloc(((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
 			   sizeof(uint16_t));
 	b->load = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
 	b->pinned = malloc(lf->nsw + 1);
 	if (!lf->port || !b->rplane || !b->load || !b->pinned)
 		return FORS_ENOMEM;
+	memset(b->rplane, 0xff, ((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
+	       sizeof(uint16_t));
 	r = fors_updown_build(&b->ud, b->t, lf, b->swi, b->nleaf, b->err);
 	if (r)
 		return r;
@@ -394,6 +464,7 @@ static int fill(struct lb *b)
 		designate(b, h);
 	for (h = 0; h < fb->nhosts; h++)
 		route_host(b, h);
+	independence(b);
 	for (t = 0; t < lf->nsw; t++)
 		route_switch(b, t);
 	fors_updown_free(&b->ud);
@@ -460,6 +531,7 @@ int fors_lfts_build(const struct fors_topology *live,
 		r = fill(&b);
 	free(b.swi);
 	free(b.group);
+	free(b.next);
 	free(b.rplane);
 	free(b.load);
 	free(b.pinned);

@@ -174,10 +174,10 @@ static void log_summary(struct fors_plugin *p)
 	const double *t = p->t;
 
 	LOG(p, OSM_LOG_INFO,
-	    "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, install %.1f, verify %.1f, files %.1f ms)\n",
+	    "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, mFtree %u/%u shared, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, install %.1f, verify %.1f, files %.1f ms)\n",
 	    r->fb->m0, r->fb->m1, r->lfts->lmc, r->fb->f, r->fb->m,
 	    r->s->nphases, r->assign.split, fors_method_name(r->assign.method),
-	    t[5] - t[0], p->generation, t[1] - t[0], t[2] - t[1], t[3] - t[2],
+	    r->lfts->mf_shared, r->lfts->mf_pairs, t[5] - t[0], p->generation, t[1] - t[0], t[2] - t[1], t[3] - t[2],
 	    t[4] - t[3], t[5] - t[4]);
 }
 
