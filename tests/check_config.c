@@ -43,13 +43,15 @@ START_TEST(every_key)
 
 	ck_assert_int_eq(parse("# fors\n\n schedule_file  /run/fors/sched.dump # here\n"
 			       "reference_topology\t/etc/opensm/healthy.topo\n"
-			       "state_file /var/lib/fors/seen\nverify FALSE\n",
+			       "state_file /var/lib/fors/seen\nverify FALSE\n"
+			       "link_holddown_s 30\n",
 			       &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
 	ck_assert_str_eq(c.schedule_file, "/run/fors/sched.dump");
 	ck_assert_str_eq(c.reference_topology, "/etc/opensm/healthy.topo");
 	ck_assert_str_eq(c.state_file, "/var/lib/fors/seen");
 	ck_assert_int_eq(c.verify, 0);
+	ck_assert_uint_eq(c.link_holddown_s, 30);
 	fors_config_free(&c);
 }
 END_TEST
@@ -64,6 +66,7 @@ START_TEST(defaults)
 	ck_assert_ptr_null(c.reference_topology);
 	ck_assert_ptr_null(c.state_file);
 	ck_assert_int_eq(c.verify, 1);
+	ck_assert_uint_eq(c.link_holddown_s, 600);
 	fors_config_free(&c);
 }
 END_TEST
@@ -79,6 +82,12 @@ static const struct {
 	{ "verify maybe\n",
 	  "fors.conf:1: verify: expected TRUE or FALSE, got 'maybe'; using the default", 1 },
 	{ "state_file\n", "fors.conf:1: state_file: no value given; using the default", 1 },
+	{ "link_holddown_s -1\n",
+	  "fors.conf:1: link_holddown_s: expected seconds 0..86400, got '-1'; using the default", 1 },
+	{ "link_holddown_s 10s\n",
+	  "fors.conf:1: link_holddown_s: expected seconds 0..86400, got '10s'; using the default", 1 },
+	{ "link_holddown_s 86401\n",
+	  "fors.conf:1: link_holddown_s: expected seconds 0..86400, got '86401'; using the default", 1 },
 	{ "reference_topology # none\n",
 	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
 };
@@ -96,6 +105,7 @@ START_TEST(bad_lines)
 	ck_assert_ptr_null(c.state_file);
 	ck_assert_ptr_null(c.reference_topology);
 	ck_assert_int_eq(c.verify, 1);
+	ck_assert_uint_eq(c.link_holddown_s, FORS_HOLDDOWN);
 	fors_config_free(&c);
 }
 END_TEST

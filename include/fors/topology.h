@@ -19,6 +19,7 @@ struct fors_port {
 	uint32_t peer_port;
 	uint64_t guid;		/* CA port GUID, 0 if not given */
 	uint32_t lid;		/* CA port LID, 0 if not given */
+	uint8_t held;		/* up, but held down: no data (holddown.h) */
 };
 
 /* A node of the fabric as ibnetdiscover (or an ibsim net file) shows it. */

@@ -231,7 +231,7 @@ static void cables_alive(struct an *a)
 			if (!k || fb->spine[s] == FORS_NO_PEER)
 				continue;
 			pt = &a->l->nodes[ll].ports[k];
-			if (pt->peer != fb->spine[s])
+			if (pt->peer != fb->spine[s] || pt->held)
 				continue;
 			fb->up[(size_t)l * fb->q + p] = k;
 			fb->down[(size_t)l * fb->q + p] = pt->peer_port;

@@ -35,6 +35,7 @@ void fors_config_defaults(struct fors_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->verify = 1;
+	c->link_holddown_s = FORS_HOLDDOWN;
 }
 
 void fors_config_free(struct fors_config *c)
@@ -74,6 +75,22 @@ static int bool_key(struct cp *p, const char *key, const char *v, int *dst)
 	return 0;
 }
 
+static int seconds_key(struct cp *p, const char *key, const char *v,
+		       unsigned *dst)
+{
+	char *e;
+	unsigned long n;
+
+	errno = 0;
+	n = isdigit((unsigned char)*v) ? strtoul(v, &e, 10) : 0;
+	if (!isdigit((unsigned char)*v) || *e || errno || n > FORS_HOLDDOWN_MAX)
+		say(p, 1, "%s: expected seconds 0..%u, got '%s'; using the default",
+		    key, FORS_HOLDDOWN_MAX, v);
+	else
+		*dst = (unsigned)n;
+	return 0;
+}
+
 static int pair(struct cp *p, const char *key, const char *v)
 {
 	struct fors_config *c = p->c;
@@ -90,6 +107,8 @@ static int pair(struct cp *p, const char *key, const char *v)
 		return path_key(p, key, v, &c->state_file);
 	if (!strcmp(key, "verify"))
 		return bool_key(p, key, v, &c->verify);
+	if (!strcmp(key, "link_holddown_s"))
+		return seconds_key(p, key, v, &c->link_holddown_s);
 	say(p, 0, "unknown key '%s' ignored", key);
 	return 0;
 }
