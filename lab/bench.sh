@@ -34,8 +34,8 @@ median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { m = N
 printf '%-14s %-9s %-24s %-24s %s\n' engine "cold" "1F failure: median (min-max)" "repair: median (min-max)" "routed by (ms)"
 for run in fors fors-noverify minhop ftree; do
 	engine=${run%-noverify}
-	rm -f "$lab_dir/fors.conf"
-	[ "$run" = fors-noverify ] && echo "verify FALSE" >"$lab_dir/fors.conf"
+	echo "link_holddown_s 0" >"$lab_dir/fors.conf"
+	[ "$run" = fors-noverify ] && echo "verify FALSE" >>"$lab_dir/fors.conf"
 	lab_opensm "$(lab_first_host)" "$engine" 5
 	sleep 3
 	cold=$(lab_routing_ms first)

@@ -29,11 +29,14 @@ lab_umad2sim() {
 # lab_init DIR: a fresh lab directory; everything runs and is written there.
 lab_init() {
 	lab_dir=$(mkdir -p "$1" && cd "$1" && pwd)
-	rm -rf "$lab_dir"/sys-* "$lab_dir"/osm.log "$lab_dir"/*.dump "$lab_dir"/fors.conf
+	rm -rf "$lab_dir"/sys-* "$lab_dir"/osm.log "$lab_dir"/*.dump "$lab_dir"/fors.conf \
+		"$lab_dir"/fors-state
 	lab_preload=$(lab_umad2sim)
 	[ -f "$lab_preload" ] || lab_die "libumad2sim.so not found: apt-get install libumad2sim0 (or set UMAD2SIM)"
 	[ -x "$FORS" ] || lab_die "$FORS not built: run ./bootstrap"
 	[ -f "$FORS_PLUGIN_DIR/libfors.so" ] || lab_die "$FORS_PLUGIN_DIR/libfors.so not built"
+	# Every state is routed as it is: the hold-down has a test of its own.
+	echo "link_holddown_s 0" >"$lab_dir/fors.conf"
 	export IBSIM_SOCKNAME="fors-lab-$$"
 	trap lab_stop EXIT
 	trap 'exit 130' INT TERM
@@ -126,7 +129,7 @@ EOF
 		lab_die "no SUBNET UP: see $lab_dir/osm.log"
 }
 
-# The lab's fors.conf when the test wrote one; else the system default.
+# The lab's fors.conf (lab_init writes one); else the system default.
 lab_config() {
 	[ -f "$lab_dir/fors.conf" ] && echo "$lab_dir/fors.conf"
 }
@@ -144,8 +147,9 @@ lab_routings() {
 lab_reroute() {
 	n=$(lab_routings)
 	d=$(grep -c 'SUBNET UP' "$lab_dir/osm.log")
-	for c in "$@"; do
-		lab_console "$c"
+	local cmd
+	for cmd in "$@"; do
+		lab_console "$cmd"
 	done
 	lab_wait_for "$lab_dir/osm.log" 'fors: routed' $((n + 1)) ||
 		lab_die "no rerouting after: $*"

@@ -103,6 +103,7 @@ colour blue
 verify maybe
 EOF
 	lab_ibsim "$lab_dir/net"
+	rm -f "$lab_dir/fors.conf"	# no FORS_CONFIG: the options name the file
 	LAB_PLUGIN_OPTIONS="other=1,fors_config=$lab_dir/bad.conf" \
 		lab_opensm "$(lab_first_host)" fors 1
 	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || true
@@ -132,6 +133,61 @@ declined() {
 		ok "declined: LMC 1 refused with the LMC needed, minhop routed, the subnet kept"
 	else
 		ko "declined: see $lab_dir/osm.log"
+	fi
+	lab_stop
+}
+
+# The schedule generation in the file the plugin wrote.
+generation() {
+	sed -n '2s/.* generation \([0-9]*\).*/\1/p' "$lab_dir/opensm-fors-schedule.dump"
+}
+
+# A cable flapping ten times inside the hold-down changes the schedule
+# twice: when it first goes down, and when it has been up for the
+# hold-down; OpenSM restarted in between keeps the cable held (state_file).
+flapping() {
+	local hold=40 cab="\"L00\"[$(leaf_port 4 0)]" g0 i
+	lab_init "${LAB_DIR:-lab-out}/flapping"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
+	printf 'link_holddown_s %s\nstate_file %s\n' $hold "$lab_dir/fors-state" >"$lab_dir/fors.conf"
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" fors 2
+	lab_settle
+	g0=$(generation)
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		lab_reroute "Unlink $cab"
+		if [ "$i" = 1 ]; then
+			lab_settle
+			[ "$(generation)" = $((g0 + 1)) ] ||
+				ko "flapping: generation $(generation) after the first cut, want $((g0 + 1))"
+		fi
+		lab_reroute "ReLink $cab"
+	done
+	lab_settle
+	case "$(lab_summary)" in
+	*"cables 0 down 1 held"*) ok "flapping: ten flaps, the cable held: $(lab_summary)" ;;
+	*) ko "flapping: expected the cable held: $(lab_summary)" ;;
+	esac
+	[ "$(generation)" = $((g0 + 1)) ] && ok "flapping: one new generation for ten flaps" ||
+		ko "flapping: generation $(generation) after ten flaps, want $((g0 + 1))"
+	lab_stop_opensm
+	lab_opensm "$(lab_first_host)" fors 2
+	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || lab_die "no routing after the restart"
+	case "$(lab_summary)" in
+	*"cables 0 down 1 held"*"generation $((g0 + 1))"*)
+		ok "flapping: after a restart the cable is still held, the generation kept" ;;
+	*) ko "flapping: after a restart: $(lab_summary)" ;;
+	esac
+	"$FORS" status --state "$lab_dir/fors-state" >"$lab_dir/status.txt" 2>&1 &&
+		grep -q '"L00"\[5\] - "S00"\[1\]: held (carries data again in [0-9]* s), went down [0-9]* s ago, came back [0-9]* s ago, 10 flaps' \
+		"$lab_dir/status.txt" && ok "flapping: fors status: $(grep "^\"" "$lab_dir/status.txt")" ||
+		ko "flapping: fors status: $(cat "$lab_dir/status.txt")"
+	if lab_wait_for "$lab_dir/osm.log" 'cables 0 down 0 held' 1; then
+		[ "$(generation)" = $((g0 + 2)) ] &&
+			ok "flapping: back in use after the hold-down, generation $((g0 + 2))" ||
+			ko "flapping: back in use, but generation $(generation), want $((g0 + 2))"
+	else
+		ko "flapping: the held cable never came back: $(lab_summary)"
 	fi
 	lab_stop
 }
@@ -168,6 +224,7 @@ else
 	bad_config
 	declined
 	control
+	flapping
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -137,6 +137,40 @@ START_TEST(held_ports_and_no_holddown)
 }
 END_TEST
 
+/* The digest survives the file, and sees a change in a plane. */
+START_TEST(digest_of_the_file)
+{
+	struct fors_topology *live = ft44(1);
+	struct fors_route_opts o = { 2, 0 };
+	struct fors_schedule *back;
+	struct fors_route *r;
+	struct fors_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	uint64_t d;
+	FILE *f;
+
+	ck_assert_int_eq(fors_route_compute(live, NULL, &o, &r, &err), 0);
+	d = fors_schedule_digest(r->s, NULL);
+	ck_assert_int_eq(fors_schedule_add_key(r->s, "generation", "7"), 0);
+	ck_assert_uint_eq(fors_schedule_digest(r->s, "generation"), d);
+	ck_assert_uint_ne(fors_schedule_digest(r->s, NULL), d);
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(fors_schedule_write(f, r->s), 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	ck_assert_int_eq(fors_schedule_read(f, "back", &back, &err), 0);
+	fclose(f);
+	ck_assert_uint_eq(fors_schedule_digest(back, "generation"), d);
+	back->xfers[back->nxfers / 2].plane ^= 1;
+	ck_assert_uint_ne(fors_schedule_digest(back, "generation"), d);
+	fors_schedule_free(back);
+	free(buf);
+	fors_route_free(r);
+	fors_topology_free(live);
+}
+END_TEST
+
 static char *tmp_path(const char *text)
 {
 	char *path = strdup("/tmp/fors-state-XXXXXX");
@@ -240,6 +274,7 @@ int main(void)
 
 	tcase_add_test(tc, ten_flaps_two_changes);
 	tcase_add_test(tc, held_ports_and_no_holddown);
+	tcase_add_test(tc, digest_of_the_file);
 	tcase_add_test(tc, state_round_trip);
 	tcase_add_test(tc, state_bare_topology);
 	tcase_add_loop_test(tc, state_bad, 0, sizeof(bad_state) / sizeof(bad_state[0]));

@@ -71,6 +71,10 @@ int fors_topology_merge(struct fors_topology **seen,
 			const struct fors_topology *live,
 			struct fors_error *err);
 
+/* Switches of a also in b (by GUID, by id without one). */
+uint32_t fors_topology_common_switches(const struct fors_topology *a,
+				       const struct fors_topology *b);
+
 /* Write t as ibnetdiscover text that fors_topology_read() reads back. */
 int fors_topology_write(FILE *out, const struct fors_topology *t);
 /* The same, to path atomically (a temporary file beside it, then rename). */

@@ -20,5 +20,6 @@ int cmd_schedule(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_netgen(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 #endif

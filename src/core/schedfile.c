@@ -99,6 +99,62 @@ int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
 	return fors_write_atomic(path, write_cb, s, err);
 }
 
+/* FNV-1a, 64 bits. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return fnv(h, b, 8);
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return fnv(h, s ? s : "", (s ? strlen(s) : 0) + 1);
+}
+
+uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	const uint32_t head[] = { s->m0, s->m1, s->q, s->f, s->m,
+				  (uint32_t)s->lmc, s->nphases };
+	size_t i;
+
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		h = fnv_u64(h, head[i]);
+	for (i = 0; i < s->nextra; i++)
+		if (!skip || strcmp(s->extra[i].key, skip))
+			h = fnv_str(fnv_str(h, s->extra[i].key), s->extra[i].value);
+	for (i = 0; i < s->nhosts; i++) {
+		const struct fors_host *x = &s->hosts[i];
+
+		h = fnv_u64(fnv_u64(fnv_u64(fnv_u64(h, x->sid), x->guid),
+				    x->lid), x->port);
+		h = fnv_str(h, x->desc);
+	}
+	for (i = 0; i <= s->nphases; i++)
+		h = fnv_u64(h, s->start[i]);
+	for (i = 0; i < s->nxfers; i++) {
+		const struct fors_xfer *x = &s->xfers[i];
+
+		h = fnv_u64(h, ((uint64_t)x->src << 32) | x->dst);
+		h = fnv_u64(h, ((uint64_t)(uint32_t)x->plane << 32) |
+			       (uint32_t)x->dlid);
+	}
+	return h;
+}
+
 /* ---- reader ---- */
 
 struct rd {
@@ -256,6 +312,15 @@ static const char *const fabric_keys[] = {
 
 #define NKEYS (sizeof(fabric_keys) / sizeof(fabric_keys[0]))
 
+/*
+ * Other keys are written back unquoted: only a field that then reads back
+ * the same (not empty, no blank, no leading quote) may be kept.
+ */
+static int plain(const char *t)
+{
+	return *t && *t != '"' && !t[strcspn(t, " \t")];
+}
+
 static int fabric_key(struct rd *r, int i, uint64_t *vals, int *have)
 {
 	const char *k = r->tok[i], *v = r->tok[i + 1];
@@ -263,8 +328,11 @@ static int fabric_key(struct rd *r, int i, uint64_t *vals, int *have)
 
 	for (j = 0; j < NKEYS && strcmp(k, fabric_keys[j]); j++)
 		;
-	if (j == NKEYS)
+	if (j == NKEYS) {
+		if (!plain(k) || !plain(v))
+			return bad(r, "%s", "fabric line: a key or value that is not a plain field");
 		return fors_schedule_add_key(r->s, k, v);
+	}
 	if (have[j])
 		return bad(r, "key '%s' given twice", k);
 	have[j] = 1;

@@ -65,6 +65,17 @@ static uint32_t find_node(const struct fors_topology *t,
 	return FORS_NO_PEER;
 }
 
+uint32_t fors_topology_common_switches(const struct fors_topology *a,
+				       const struct fors_topology *b)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < a->nnodes; i++)
+		n += a->nodes[i].type == FORS_SWITCH &&
+		     find_node(b, &a->nodes[i]) != FORS_NO_PEER;
+	return n;
+}
+
 static int copy_node(struct fors_topology *t, const struct fors_node *n)
 {
 	struct fors_node *c;

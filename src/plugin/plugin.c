@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <opensm/osm_config.h>
 #include <opensm/osm_event_plugin.h>
@@ -61,6 +62,18 @@ static int expected(struct fors_plugin *p, const struct fors_topology **ref,
 	return e;
 }
 
+/* A remembered fabric with no switch of this one is another fabric's. */
+static void forget_foreign(struct fors_plugin *p)
+{
+	if (!p->seen || fors_topology_common_switches(p->live, p->seen))
+		return;
+	LOG(p, OSM_LOG_ERROR, "the remembered fabric (state_file) shares no switch with this subnet: forgotten\n");
+	fors_topology_free(p->seen);
+	p->seen = NULL;
+	fors_cables_free(p->cables);
+	p->cables = fors_cables_new();
+}
+
 static int route(struct fors_plugin *p, struct fors_error *err)
 {
 	struct fors_route_opts o = { p->osm->subn.opt.lmc, 0 };
@@ -68,6 +81,16 @@ static int route(struct fors_plugin *p, struct fors_error *err)
 	int e;
 
 	e = fors_subnet_topology(&p->osm->subn, &p->live, err);
+	if (!e) {
+		forget_foreign(p);
+		if (!p->cables) {
+			fors_error_set(err, "out of memory");
+			return FORS_ENOMEM;
+		}
+		e = fors_cables_update(p->cables, p->ref ? p->ref : p->seen,
+				       p->live, (int64_t)time(NULL),
+				       p->cfg.link_holddown_s, &p->wake, err);
+	}
 	if (!e)
 		e = expected(p, &ref, err);
 	if (!e)
@@ -135,11 +158,15 @@ static int verify(struct fors_plugin *p, struct fors_error *err)
 	return e;
 }
 
+/* A new generation only when the schedule changed: applications re-read it. */
 static void publish(struct fors_plugin *p)
 {
+	uint64_t d = fors_schedule_digest(p->route->s, NULL);
 	struct fors_error err = { "" };
 	char g[24];
 
+	if (p->have_digest && d == p->digest && !access(p->schedule_path, F_OK))
+		return;
 	snprintf(g, sizeof(g), "%" PRIu64, p->generation + 1);
 	if (fors_schedule_add_key(p->route->s, "generation", g)) {
 		LOG(p, OSM_LOG_ERROR, "out of memory: schedule file not written\n");
@@ -150,20 +177,34 @@ static void publish(struct fors_plugin *p)
 		return;
 	}
 	p->generation++;
+	p->digest = d;
+	p->have_digest = 1;
 }
 
 static void remember(struct fors_plugin *p)
 {
 	struct fors_error err = { "" };
 
-	if (!p->next_seen)
-		return;
-	fors_topology_free(p->seen);
-	p->seen = p->next_seen;
-	p->next_seen = NULL;
+	if (p->next_seen) {
+		fors_topology_free(p->seen);
+		p->seen = p->next_seen;
+		p->next_seen = NULL;
+	}
+	p->cables->written = (int64_t)time(NULL);
 	if (p->cfg.state_file &&
-	    fors_topology_write_file(p->cfg.state_file, p->seen, &err))
+	    fors_state_write_file(p->cfg.state_file, p->cables, p->seen, &err))
 		LOG(p, OSM_LOG_ERROR, "state file not written: %s\n", err.msg);
+}
+
+/* The heavy sweep that brings the next held cable back into use. */
+static void arm(struct fors_plugin *p)
+{
+	int64_t now = (int64_t)time(NULL);
+
+	if (!p->wake || !p->timer_ready)
+		return;
+	cl_timer_start(&p->timer, (uint32_t)((p->wake > now ? p->wake - now : 0) *
+					     1000 + 200));
 }
 
 /* The whole routing, and where it went: fors, OpenSM's hop matrices
@@ -172,12 +213,15 @@ static void log_summary(struct fors_plugin *p)
 {
 	const struct fors_route *r = p->route;
 	const double *t = p->t;
+	uint32_t down, held;
 
+	fors_cables_count(p->cables, &down, &held);
 	LOG(p, OSM_LOG_INFO,
-	    "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, mFtree %u/%u shared, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, install %.1f, verify %.1f, files %.1f ms)\n",
+	    "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, mFtree %u/%u shared, cables %u down %u held, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, install %.1f, verify %.1f, files %.1f ms)\n",
 	    r->fb->m0, r->fb->m1, r->lfts->lmc, r->fb->f, r->fb->m,
 	    r->s->nphases, r->assign.split, fors_method_name(r->assign.method),
-	    r->lfts->mf_shared, r->lfts->mf_pairs, t[5] - t[0], p->generation, t[1] - t[0], t[2] - t[1], t[3] - t[2],
+	    r->lfts->mf_shared, r->lfts->mf_pairs, down, held, t[5] - t[0],
+	    p->generation, t[1] - t[0], t[2] - t[1], t[3] - t[2],
 	    t[4] - t[3], t[5] - t[4]);
 }
 
@@ -204,6 +248,7 @@ static int build_fwd_tables(void *ctx)
 	}
 	remember(p);
 	publish(p);
+	arm(p);
 	p->t[5] = now_ms();
 	log_summary(p);
 	reset(p);

@@ -4,9 +4,11 @@
 
 #include <stdint.h>
 
+#include <complib/cl_timer.h>
 #include <opensm/osm_opensm.h>
 
 #include "fors/config.h"
+#include "fors/holddown.h"
 #include "fors/route.h"
 #include "fors/topology.h"
 
@@ -17,7 +19,13 @@ struct fors_plugin {
 	char *rejected_path;	/* the last subnet fors could not route */
 	struct fors_topology *ref;	/* reference_topology, if given */
 	struct fors_topology *seen;	/* every fabric routed since start */
+	struct fors_cables *cables;	/* every cable's history */
+	cl_timer_t timer;	/* a heavy sweep when a held cable is due */
+	int timer_ready;
+	int64_t wake;		/* when the next held cable is due, 0: none */
 	uint64_t generation;		/* of the last schedule written */
+	uint64_t digest;	/* of that schedule, generation left out */
+	int have_digest;
 	/* One routing, from build_lid_matrices to ucast_build_fwd_tables: */
 	struct fors_topology *live;
 	struct fors_topology *next_seen;

@@ -12,6 +12,7 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
 
+#include "fors/holddown.h"
 #include "fors/schedfile.h"
 #include "plugin.h"
 
@@ -108,7 +109,10 @@ static void load_topology(struct fors_plugin *p, const char *key,
 	}
 }
 
-/* Generations keep growing across restarts: continue the existing file's. */
+/*
+ * Generations keep growing across restarts: continue the existing file's,
+ * and keep it when the first routing gives the same schedule again.
+ */
 static void load_generation(struct fors_plugin *p)
 {
 	struct fors_schedule *s;
@@ -121,7 +125,35 @@ static void load_generation(struct fors_plugin *p)
 	for (i = 0; i < s->nextra; i++)
 		if (!strcmp(s->extra[i].key, "generation"))
 			p->generation = strtoull(s->extra[i].value, NULL, 10);
+	p->digest = fors_schedule_digest(s, "generation");
+	p->have_digest = 1;
 	fors_schedule_free(s);
+}
+
+/* The cables' history and the remembered fabric; a bad file is dropped. */
+static void load_state(struct fors_plugin *p)
+{
+	struct fors_error err = { "" };
+	struct fors_cables *cs;
+
+	if (!p->cfg.state_file || access(p->cfg.state_file, F_OK))
+		return;
+	if (fors_state_read_file(p->cfg.state_file, &cs, &p->seen, &err)) {
+		LOG(p, OSM_LOG_ERROR, "state_file not used, starting without it: %s\n",
+		    err.msg);
+		return;
+	}
+	fors_cables_free(p->cables);
+	p->cables = cs;
+}
+
+static void wake_up(void *ctx)
+{
+	struct fors_plugin *p = ctx;
+
+	LOG(p, OSM_LOG_INFO, "a held cable is due back: heavy sweep\n");
+	p->osm->subn.force_heavy_sweep = TRUE;
+	osm_opensm_sweep(p->osm);
 }
 
 struct fors_plugin *fors_plugin_new(osm_opensm_t *osm)
@@ -132,7 +164,9 @@ struct fors_plugin *fors_plugin_new(osm_opensm_t *osm)
 		return NULL;
 	p->osm = osm;
 	fors_config_defaults(&p->cfg);
-	if (load_config(p) || resolve_paths(p)) {
+	cl_timer_construct(&p->timer);
+	p->cables = fors_cables_new();
+	if (!p->cables || load_config(p) || resolve_paths(p)) {
 		LOG(p, OSM_LOG_ERROR, "out of memory\n");
 		fors_plugin_free(p);
 		return NULL;
@@ -140,9 +174,12 @@ struct fors_plugin *fors_plugin_new(osm_opensm_t *osm)
 	if (p->cfg.reference_topology)
 		load_topology(p, "reference_topology", p->cfg.reference_topology,
 			      &p->ref);
-	if (p->cfg.state_file && !access(p->cfg.state_file, F_OK))
-		load_topology(p, "state_file", p->cfg.state_file, &p->seen);
+	load_state(p);
 	load_generation(p);
+	if (cl_timer_init(&p->timer, wake_up, p) != CL_SUCCESS)
+		LOG(p, OSM_LOG_ERROR, "no timer: held cables come back at the next heavy sweep\n");
+	else
+		p->timer_ready = 1;
 	return p;
 }
 
@@ -150,6 +187,9 @@ void fors_plugin_free(struct fors_plugin *p)
 {
 	if (!p)
 		return;
+	if (p->timer_ready)
+		cl_timer_destroy(&p->timer);
+	fors_cables_free(p->cables);
 	fors_config_free(&p->cfg);
 	free(p->schedule_path);
 	free(p->rejected_path);
