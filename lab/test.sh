@@ -192,6 +192,24 @@ flapping() {
 	lab_stop
 }
 
+# A state file from another fabric is forgotten, with a line saying so.
+foreign_state() {
+	lab_init "${LAB_DIR:-lab-out}/foreign"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
+	"$FORS" netgen --hosts-per-leaf 2 --leaves 2 --spines 2 >"$lab_dir/fors-state"
+	printf 'link_holddown_s 0\nstate_file %s\n' "$lab_dir/fors-state" >"$lab_dir/fors.conf"
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" fors 2
+	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || true
+	if grep -q 'fors: the remembered fabric (state_file) shares no switch with this subnet: forgotten' "$lab_dir/osm.log" &&
+	   lab_verify foreign >/dev/null; then
+		ok "foreign state file: forgotten, the fabric routed and verified"
+	else
+		ko "foreign state file: see $lab_dir/osm.log"
+	fi
+	lab_stop
+}
+
 # The control: OpenSM's own minhop after one cut cable has a credit loop,
 # and fors check finds it in OpenSM's dump and in what ibroute reads back.
 control() {
@@ -225,6 +243,7 @@ else
 	declined
 	control
 	flapping
+	foreign_state
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]

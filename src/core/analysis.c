@@ -177,6 +177,15 @@ static uint32_t live_node(const struct an *a, uint32_t x)
 	return FORS_NO_PEER;
 }
 
+/* Port k of live node n; NULL where that switch has no such port. */
+static const struct fors_port *lport(const struct an *a, uint32_t n,
+				     uint32_t k)
+{
+	if (n == FORS_NO_PEER || k > a->l->nodes[n].nports)
+		return NULL;
+	return &a->l->nodes[n].ports[k];
+}
+
 static int planes(struct an *a)
 {
 	struct fors_fabric *fb = a->fb;
@@ -230,8 +239,8 @@ static void cables_alive(struct an *a)
 
 			if (!k || fb->spine[s] == FORS_NO_PEER)
 				continue;
-			pt = &a->l->nodes[ll].ports[k];
-			if (pt->peer != fb->spine[s] || pt->held)
+			pt = lport(a, ll, k);
+			if (!pt || pt->peer != fb->spine[s] || pt->held)
 				continue;
 			fb->up[(size_t)l * fb->q + p] = k;
 			fb->down[(size_t)l * fb->q + p] = pt->peer_port;
@@ -306,12 +315,12 @@ static int hosts(struct an *a)
 		uint32_t ll = fb->leaf[l], slot = 0;
 
 		for (k = 1; k <= x->nports; k++) {
-			uint32_t pe = x->ports[k].peer, lp;
+			const struct fors_port *pt = lport(a, ll, k);
+			uint32_t pe = x->ports[k].peer;
+			uint32_t lp = pt ? pt->peer : FORS_NO_PEER;
 
 			if (pe == FORS_NO_PEER || a->e->nodes[pe].type != FORS_CA)
 				continue;
-			lp = ll == FORS_NO_PEER ? FORS_NO_PEER :
-			     a->l->nodes[ll].ports[k].peer;
 			if (lp != FORS_NO_PEER && a->l->nodes[lp].type == FORS_CA)
 				add_host(a, l * fb->m0 + slot, ll, k);
 			slot++;
@@ -400,6 +409,13 @@ static int check_known(struct an *a)
 		if (j != FORS_NO_PEER)
 			known[j] = 1;
 	}
+	for (i = 0, l = 0; i < a->l->nnodes; i++)
+		l += known[i] && a->l->nodes[i].type == FORS_SWITCH;
+	if (!l) {
+		free(known);
+		fors_error_set(a->err, "the live fabric shares no switch with the reference topology: another fabric?");
+		return FORS_EINVAL;
+	}
 	for (i = 0; i < a->l->nnodes; i++) {
 		const struct fors_node *y = &a->l->nodes[i];
 
@@ -416,7 +432,8 @@ static int check_known(struct an *a)
 		const struct fors_node *x = &a->e->nodes[a->eleaf[l]];
 
 		for (k = 1; ll != FORS_NO_PEER && k <= x->nports; k++) {
-			uint32_t lp = a->l->nodes[ll].ports[k].peer;
+			const struct fors_port *pt = lport(a, ll, k);
+			uint32_t lp = pt ? pt->peer : FORS_NO_PEER;
 			uint32_t ep = x->ports[k].peer;
 
 			if (lp == FORS_NO_PEER || a->l->nodes[lp].type != FORS_CA ||
@@ -446,6 +463,97 @@ void fors_fabric_free(struct fors_fabric *fb)
 	free(fb);
 }
 
+struct gid {
+	uint64_t guid;
+	uint32_t node;
+};
+
+static int cmp_gid(const void *x, const void *y)
+{
+	const struct gid *a = x, *b = y;
+
+	return (a->guid > b->guid) - (a->guid < b->guid);
+}
+
+/* Nodes and CA ports are matched by GUID: two with one GUID match nothing. */
+static int unique_guids(struct an *a, const struct fors_topology *t,
+			const char *which)
+{
+	uint32_t i, k, n = 0, cap = 0;
+	struct gid *g;
+	int r = 0;
+
+	for (i = 0; i < t->nnodes; i++)
+		cap += 1 + (t->nodes[i].type == FORS_CA ? t->nodes[i].nports : 0);
+	g = malloc(sizeof(*g) * (cap + 1));
+	if (!g)
+		return FORS_ENOMEM;
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *x = &t->nodes[i];
+
+		if (x->guid)
+			g[n++] = (struct gid){ x->guid, i };
+		for (k = 1; x->type == FORS_CA && k <= x->nports; k++)
+			if (x->ports[k].guid && x->ports[k].guid != x->guid)
+				g[n++] = (struct gid){ x->ports[k].guid, i };
+	}
+	qsort(g, n, sizeof(*g), cmp_gid);
+	for (i = 1; i < n && !r; i++)
+		if (g[i].guid == g[i - 1].guid)
+			r = refuse2(a, &t->nodes[g[i - 1].node], &t->nodes[g[i].node],
+				    which);
+	free(g);
+	return r;
+}
+
+/*
+ * What only the live fabric can get wrong against a reference: a host on
+ * a spine, two hosts cabled together, a cable on a port beyond what the
+ * reference gives the switch.
+ */
+static int live_links(struct an *a)
+{
+	uint32_t i, j, k, *rev;
+	int r = 0;
+
+	if (a->e == a->l)
+		return 0;
+	rev = malloc(sizeof(uint32_t) * (a->l->nnodes + 1));
+	if (!rev)
+		return FORS_ENOMEM;
+	for (j = 0; j < a->l->nnodes; j++)
+		rev[j] = FORS_NO_PEER;
+	for (i = 0; i < a->e->nnodes; i++)
+		if ((j = live_node(a, i)) != FORS_NO_PEER)
+			rev[j] = i;
+	for (j = 0; j < a->l->nnodes && !r; j++) {
+		const struct fors_node *y = &a->l->nodes[j];
+
+		for (k = 1; y->type == FORS_CA && k <= y->nports && !r; k++) {
+			uint32_t pe = y->ports[k].peer;
+
+			if (pe == FORS_NO_PEER)
+				continue;
+			if (a->l->nodes[pe].type == FORS_CA)
+				r = refuse2(a, y, &a->l->nodes[pe], "two hosts linked without a switch");
+			else if (rev[pe] != FORS_NO_PEER && a->spine_of[rev[pe]] >= 0)
+				r = refuse2(a, y, &a->l->nodes[pe], "a host cabled to a spine: hosts must hang on leaves");
+		}
+	}
+	for (j = 0; j < a->l->nnodes && !r; j++) {
+		const struct fors_node *y = &a->l->nodes[j];
+
+		for (k = 1; y->type == FORS_SWITCH && rev[j] != FORS_NO_PEER &&
+		     k <= y->nports && !r; k++)
+			if (y->ports[k].peer != FORS_NO_PEER &&
+			    k > a->e->nodes[rev[j]].nports)
+				r = refuse2(a, y, &a->l->nodes[y->ports[k].peer],
+					    "cabled on a port beyond those the reference topology gives the switch: update the reference");
+	}
+	free(rev);
+	return r;
+}
+
 int fors_fabric_analyse(const struct fors_topology *live,
 			const struct fors_topology *ref,
 			struct fors_fabric **out, struct fors_error *err)
@@ -455,11 +563,17 @@ int fors_fabric_analyse(const struct fors_topology *live,
 
 	*out = NULL;
 	a.fb = calloc(1, sizeof(*a.fb));
-	r = a.fb ? classify(&a) : FORS_ENOMEM;
+	r = a.fb ? unique_guids(&a, live, "these nodes share a GUID") : FORS_ENOMEM;
+	if (!r && ref)
+		r = unique_guids(&a, ref, "these nodes of the reference topology share a GUID");
+	if (!r)
+		r = classify(&a);
 	if (!r)
 		r = map_live(&a);
 	if (!r)
 		r = check_known(&a);
+	if (!r)
+		r = live_links(&a);
 	if (!r)
 		r = planes(&a);
 	if (!r)

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Odd fabrics and events: each is routed and verified, or refused with a
+ * line that names what is wrong. Never routed silently.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fors/route.h"
+#include "fabric_util.h"
+#include "route_util.h"
+#include "suite.h"
+
+/* netgen's text for g with every "from" line replaced by "to". */
+static struct fors_topology *edited(const struct fors_netgen *g,
+				    const char *const *from,
+				    const char *const *to, int n)
+{
+	char *buf = NULL, *out;
+	size_t len = 0, cap;
+	FILE *f = open_memstream(&buf, &len);
+	struct fors_topology *t;
+	int i;
+
+	ck_assert_int_eq(fors_netgen_write(f, g), 0);
+	fclose(f);
+	cap = len + 4096;
+	out = calloc(cap, 1);
+	ck_assert_ptr_nonnull(out);
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		const char *put = line;
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(line, from[i]))
+				put = to[i];
+		strcat(out, put);
+		strcat(out, "\n");
+	}
+	t = text_topology(out);
+	free(buf);
+	free(out);
+	return t;
+}
+
+static void refused(const struct fors_topology *live,
+		    const struct fors_topology *ref, uint32_t lmc,
+		    const char *want)
+{
+	struct fors_route_opts o = { lmc, 0 };
+	struct fors_route *r;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_route_compute(live, ref, &o, &r, &err), FORS_EINVAL);
+	ck_assert_msg(strstr(err.msg, want), "want '%s', got '%s'", want, err.msg);
+}
+
+static const struct fors_netgen ft22 = { 2, 2, 2, 1, NULL, 0, NULL, NULL };
+
+START_TEST(host_on_a_spine)
+{
+	const char *from[] = { "Switch 2 \"S00\"", "[2] \"L01\"[3]" };
+	const char *to[] = { "Switch 3 \"S00\"",
+			     "[2] \"L01\"[3]\n[3] \"H004\"[1]\nHca 1 \"H004\"\n[1] \"S00\"[3]" };
+	struct fors_topology *live = edited(&ft22, from, to, 2);
+	struct fors_topology *ref = gen_topology(&ft22);
+
+	refused(live, ref, 1, "\"H004\" (H004) and \"S00\" (S00): a host cabled to a spine");
+	refused(live, NULL, 1, "hosts on a spine");
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+START_TEST(disjoint_from_the_reference)
+{
+	struct fors_topology *cas = text_topology("Hca 1 \"X0\"\n[1] \"X1\"[1]\nHca 1 \"X1\"\n[1] \"X0\"[1]\n");
+	struct fors_topology *other = fixture("ibnetdiscover-ft-2-2.txt");
+	struct fors_topology *ref = gen_topology(&ft22);
+
+	refused(cas, ref, 1, "shares no switch with the reference topology");
+	refused(cas, NULL, 1, "found 0 switches with hosts");
+	refused(other, ref, 1, "shares no switch with the reference topology");
+	ck_assert_uint_eq(fors_topology_common_switches(other, ref), 0);
+	ck_assert_uint_eq(fors_topology_common_switches(ref, ref), 4);
+	fors_topology_free(cas);
+	fors_topology_free(other);
+	fors_topology_free(ref);
+}
+END_TEST
+
+START_TEST(leaf_without_uplinks_and_leaves_without_common_plane)
+{
+	uint8_t cut[2 * 2] = { 1, 1, 0, 0 }, cross[2 * 2] = { 1, 0, 0, 1 };
+	struct fors_netgen g = ft22;
+	struct fors_topology *ref = gen_topology(&ft22), *live;
+
+	g.failed = cut;
+	live = gen_topology(&g);
+	refused(live, ref, 1, "leaf \"L00\" (L00) has hosts but no live uplink");
+	fors_topology_free(live);
+	g.failed = cross;
+	live = gen_topology(&g);
+	refused(live, ref, 1, "\"L00\" (L00) and \"L01\" (L01): these leaves share no live plane");
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
+ * A spine back with its cables on other ports of its own (routes as
+ * before), or with two leaf ports swapped with another spine's (those
+ * planes are dead: the expected cable is not there).
+ */
+START_TEST(spine_back_recabled)
+{
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, NULL, NULL };
+	const char *spine_from[] = { "[1] \"L00\"[5]", "[2] \"L01\"[5]",
+				     "[5] \"S00\"[1]", "[5] \"S00\"[2]" };
+	const char *spine_to[] = { "[1] \"L01\"[5]", "[2] \"L00\"[5]",
+				   "[5] \"S00\"[2]", "[5] \"S00\"[1]" };
+	const char *leaf_from[] = { "[5] \"S00\"[1]", "[6] \"S01\"[1]",
+				    "[1] \"L00\"[5]", "[1] \"L00\"[6]" };
+	const char *leaf_to[] = { "[5] \"S01\"[1]", "[6] \"S00\"[1]",
+				  "[1] \"L00\"[6]", "[1] \"L00\"[5]" };
+	struct fors_topology *ref = gen_topology(&g), *live;
+	struct fors_route *r;
+
+	live = edited(&g, spine_from, spine_to, 4);
+	r = route_ok(live, ref, 2, "spine ports swapped");
+	ck_assert_uint_eq(r->fb->f, 0);
+	fors_route_free(r);
+	fors_topology_free(live);
+	live = edited(&g, leaf_from, leaf_to, 4);
+	r = route_ok(live, ref, 2, "leaf ports swapped between spines");
+	ck_assert_uint_eq(r->fb->f, 2);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
+ * A host moved to a free port of another leaf: against a fixed reference
+ * it is refused; against the remembered fabric (the union of what was
+ * seen, as the plugin keeps it) it is routed and verified there.
+ */
+START_TEST(host_moved)
+{
+	uint8_t absent[3 * 2] = { 0, 0, 0, 0, 0, 1 };
+	struct fors_netgen g = { 3, 2, 3, 1, absent, 0, NULL, NULL };
+	const char *from[] = { "[2] \"H001\"[1]", "[1] \"L00\"[2]", "[3] \"H005\"[1]" };
+	const char *to[] = { "", "[1] \"L01\"[3]", "[3] \"H001\"[1]" };
+	struct fors_topology *ref = gen_topology(&g), *live, *seen = NULL;
+	struct fors_route *r;
+	struct fors_error err;
+
+	live = edited(&g, from, to, 3);
+	refused(live, ref, 2, "leaf \"L01\" (L01) port 3 has a host the reference topology does not have");
+	ck_assert_int_eq(fors_topology_merge(&seen, ref, &err), 0);
+	ck_assert_int_eq(fors_topology_merge(&seen, live, &err), 0);
+	r = route_ok(live, seen, 2, "host moved, remembered fabric");
+	ck_assert_uint_eq(r->fb->nhosts, 5);
+	fors_route_free(r);
+	fors_topology_free(seen);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+START_TEST(duplicate_guids)
+{
+	const char *text =
+		"switchguid=0x10\nSwitch 3 \"S-0000000000000010\" # \"L0\"\n"
+		"[1] \"H-0000000000000001\"[1](1)\n[3] \"S-0000000000000020\"[1]\n"
+		"switchguid=0x11\nSwitch 3 \"S-0000000000000011\" # \"L1\"\n"
+		"[1] \"H-0000000000000002\"[1](1)\n[3] \"S-0000000000000020\"[2]\n"
+		"switchguid=0x20\nSwitch 2 \"S-0000000000000020\" # \"S0\"\n"
+		"[1] \"S-0000000000000010\"[3]\n[2] \"S-0000000000000011\"[3]\n"
+		"caguid=0x1\nCa 1 \"H-0000000000000001\" # \"H0\"\n[1](1) \"S-0000000000000010\"[1]\n"
+		"caguid=0x2\nCa 1 \"H-0000000000000002\" # \"H1\"\n[1](1) \"S-0000000000000011\"[1]\n";
+	struct fors_topology *t = text_topology(text);
+
+	refused(t, NULL, 0, "share a GUID");
+	fors_topology_free(t);
+}
+END_TEST
+
+/* The subnet's LIDs were given for LMC 1; routed at LMC 2 they are refused. */
+START_TEST(lmc_change)
+{
+	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
+	struct fors_route_opts o = { 2, 1 };
+	struct fors_route *r;
+	struct fors_error err;
+
+	fors_route_free(route_ok(t, NULL, 1, "LMC 1"));
+	refused(t, NULL, 2, "base LID not aligned to the LMC");
+	ck_assert_int_eq(fors_route_compute(t, NULL, &o, &r, &err), 0);
+	fors_route_free(r);
+	fors_topology_free(t);
+}
+END_TEST
+
+/* More ports than the reference: used ones refused; fewer: routed. */
+START_TEST(ports_beyond_the_reference)
+{
+	const char *more_from[] = { "Switch 4 \"L00\"", "[4] \"S01\"[1]",
+				    "Switch 2 \"S00\"", "[2] \"L01\"[3]" };
+	const char *more_to[] = { "Switch 6 \"L00\"", "[4] \"S01\"[1]\n[5] \"S00\"[3]",
+				  "Switch 3 \"S00\"", "[2] \"L01\"[3]\n[3] \"L00\"[5]" };
+	const char *wide_from[] = { "Switch 4 \"L00\"" };
+	const char *wide_to[] = { "Switch 9 \"L00\"" };
+	const char *few_from[] = { "Switch 4 \"L01\"", "[4] \"S01\"[2]", "[2] \"L01\"[4]" };
+	const char *few_to[] = { "Switch 3 \"L01\"", "", "" };
+	struct fors_topology *ref = gen_topology(&ft22), *live;
+	struct fors_route *r;
+
+	live = edited(&ft22, more_from, more_to, 4);
+	refused(live, ref, 1, "\"L00\" (L00) and \"S00\" (S00): cabled on a port beyond");
+	fors_topology_free(live);
+	live = edited(&ft22, wide_from, wide_to, 1);
+	fors_route_free(route_ok(live, ref, 1, "more ports, unused"));
+	fors_topology_free(live);
+	live = edited(&ft22, few_from, few_to, 3);
+	r = route_ok(live, ref, 1, "fewer ports than the reference");
+	ck_assert_uint_eq(r->fb->f, 1);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("odd");
+	TCase *tc = tcase_create("odd");
+
+	tcase_add_test(tc, host_on_a_spine);
+	tcase_add_test(tc, disjoint_from_the_reference);
+	tcase_add_test(tc, leaf_without_uplinks_and_leaves_without_common_plane);
+	tcase_add_test(tc, spine_back_recabled);
+	tcase_add_test(tc, host_moved);
+	tcase_add_test(tc, duplicate_guids);
+	tcase_add_test(tc, lmc_change);
+	tcase_add_test(tc, ports_beyond_the_reference);
+	suite_add_tcase(su, tc);
+	return run_suite(su);
+}
