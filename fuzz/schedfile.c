@@ -61,8 +61,9 @@ static void round_trip(const struct fors_schedule *s)
 	fuzz_require(f && fors_schedule_write(f, s) == FORS_OK, "write failed");
 	fclose(f);
 	f = fuzz_open((const uint8_t *)buf, len);
-	fuzz_require(f && fors_schedule_read(f, "back", &back, &err) == FORS_OK,
-		     "the written schedule does not read back");
+	fuzz_require(f != NULL, "fmemopen failed");
+	fuzz_require(fors_schedule_read(f, "written", &back, &err) == FORS_OK,
+		     err.msg);
 	fuzz_require(same(s, back), "the schedule read back differs");
 	fclose(f);
 	fors_schedule_free(back);

@@ -1,17 +1,74 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzzes fors_topology_read() (ibnetdiscover output, ibsim net files), then
- * what a caller does with a topology: fors_fabric_analyse() and, on small
- * fabrics, the whole fors_route_compute() with the topology's LIDs and
- * with LIDs assigned.
+ * Fuzzes fors_topology_read() (ibnetdiscover output, ibsim net files) and
+ * its promise of consistent links, then what a caller does with a
+ * topology: fors_fabric_analyse() and, on small fabrics, the whole
+ * fors_route_compute() with the topology's LIDs and with LIDs assigned.
  */
+#include "fors/check.h"
 #include "fors/fabric.h"
+#include "fors/lftfile.h"
 #include "fors/route.h"
 #include "fors/topology.h"
+#include "fors/verify.h"
 #include "fuzz.h"
 
 /* Small enough that routing stays fast: schedules grow with slots squared. */
 #define MAX_SLOTS 64
+
+/* The reader's promise: every link names a real port that names it back. */
+static int symmetric(const struct fors_topology *t)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *n = &t->nodes[i];
+
+		for (k = 1; k <= n->nports; k++) {
+			const struct fors_port *pt = &n->ports[k], *o;
+
+			if (pt->peer == FORS_NO_PEER)
+				continue;
+			if (pt->peer >= t->nnodes || pt->peer_port < 1 ||
+			    pt->peer_port > t->nodes[pt->peer].nports)
+				return 0;
+			o = &t->nodes[pt->peer].ports[pt->peer_port];
+			if (o->peer != i || o->peer_port != k)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * fors route, then fors check on its files: the tables in OpenSM's dump
+ * format must read back and carry the schedule as it promises.
+ */
+static void check(const struct fors_topology *t, const struct fors_route *r)
+{
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	struct fors_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int e;
+
+	fuzz_require(f && fors_lfts_write(f, r->lfts, t, r->fb) == FORS_OK,
+		     "cannot write the tables");
+	fclose(f);
+	f = fuzz_open((const uint8_t *)buf, len);
+	fuzz_require(f != NULL, "fmemopen failed");
+	fuzz_require(fors_lft_dump_read(f, "lfts", &d, &err) == FORS_OK,
+		     err.msg);
+	fclose(f);
+	free(buf);
+	e = fors_check_routes(t, d, r->s, &rep, &err);
+	if (e == FORS_EVERIFY)
+		fors_check_failures(&rep, err.msg, sizeof(err.msg));
+	fuzz_require(e == FORS_OK, err.msg);
+	fors_lft_dump_free(d);
+}
 
 static void route(const struct fors_topology *t, uint32_t q, int renumber)
 {
@@ -21,8 +78,11 @@ static void route(const struct fors_topology *t, uint32_t q, int renumber)
 
 	while ((1u << o.lmc) < q && o.lmc < 7)
 		o.lmc++;
-	if (fors_route_compute(t, NULL, &o, &r, &err) == FORS_OK)
-		fors_route_free(r);
+	if (fors_route_compute(t, NULL, &o, &r, &err))
+		return;
+	fuzz_require(fors_schedule_verify(r->s, &err) == FORS_OK, err.msg);
+	check(t, r);
+	fors_route_free(r);
 }
 
 static void analyse(const struct fors_topology *t)
@@ -48,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!in)
 		return 0;
 	if (fors_topology_read(in, "fuzz", &t, &err) == FORS_OK) {
+		fuzz_require(symmetric(t), "a link whose ends disagree");
 		analyse(t);
 		fors_topology_free(t);
 	}

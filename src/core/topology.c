@@ -289,6 +289,10 @@ static int resolve(struct tp *p, const uint32_t *ord)
 			if (p->peer_id[j][q] && (find(t, ord, p->peer_id[j][q]) != i ||
 						 o->peer_port != k))
 				return link_error(p, n, k, "the peer port lists another link");
+			/* a peer port that lists no link is claimed only once */
+			if (o->peer != FORS_NO_PEER &&
+			    (o->peer != i || o->peer_port != k))
+				return link_error(p, n, k, "another port links to the same peer port");
 			n->ports[k].peer = j;
 			o->peer = i;
 			o->peer_port = k;
