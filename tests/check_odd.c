@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fors/route.h"
+#include "fors/schedfile.h"
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"
@@ -231,6 +232,93 @@ START_TEST(ports_beyond_the_reference)
 }
 END_TEST
 
+/* The schedule file and the LFT dump of live, as text. */
+static void outputs(const struct fors_topology *live, char **sched, char **lfts)
+{
+	struct fors_route_opts o = { 3, 1 };
+	struct fors_route *r;
+	struct fors_error err;
+	size_t len;
+	FILE *f;
+
+	ck_assert_msg(fors_route_compute(live, NULL, &o, &r, &err) == 0, "%s",
+		      err.msg);
+	f = open_memstream(sched, &len);
+	ck_assert_int_eq(fors_schedule_write(f, r->s), 0);
+	fclose(f);
+	f = open_memstream(lfts, &len);
+	ck_assert_int_eq(fors_lfts_write(f, r->lfts, live, r->fb), 0);
+	fclose(f);
+	fors_route_free(r);
+}
+
+/*
+ * A standby subnet manager discovers the fabric in another order: the
+ * node blocks of the topology shuffled give byte-identical outputs.
+ */
+START_TEST(discovery_order)
+{
+	uint8_t failed[8 * 8 * 2] = { 0 };
+	struct fors_netgen g = { 8, 8, 4, 2, NULL, 2, failed, NULL };
+	struct fors_topology *t, *orig, *shuffled;
+	char *text = NULL, *blocks[512], *out, *s1, *l1, *s2, *l2;
+	size_t len = 0;
+	uint32_t i, k, n = 0;
+	FILE *f;
+
+	test_rng = 0x5b1 + (uint64_t)_i;
+	for (i = 0; i < 6; i++)
+		failed[rnd() % sizeof(failed)] = 1;
+	t = gen_topology(&g);
+	for (i = 0; i < t->nnodes; i++) {	/* GUIDs in another order than ids */
+		t->nodes[i].guid = 0x10000 + (i * 7919u) % 10007u;
+		for (k = 1; t->nodes[i].type == FORS_CA && k <= t->nodes[i].nports; k++)
+			t->nodes[i].ports[k].guid = 0x900000 + i * 4 + k;
+	}
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(fors_topology_write(f, t), 0);
+	fclose(f);
+	orig = text_topology(text);
+	for (char *b = text; b && *b && n < 512; n++) {
+		char *e = strstr(b, "\n\n");
+
+		blocks[n] = b;
+		if (e)
+			*e = '\0';
+		b = e ? e + 2 : NULL;
+	}
+	for (i = n; i > 1; i--) {
+		uint32_t j = rnd() % i;
+		char *x = blocks[i - 1];
+
+		blocks[i - 1] = blocks[j];
+		blocks[j] = x;
+	}
+	out = calloc(len + 2 * n + 1, 1);
+	ck_assert_ptr_nonnull(out);
+	for (i = 0; i < n; i++) {
+		strcat(out, blocks[i]);
+		strcat(out, "\n\n");
+	}
+	shuffled = text_topology(out);
+	ck_assert(strcmp(orig->nodes[0].id, shuffled->nodes[0].id) ||
+		  strcmp(orig->nodes[1].id, shuffled->nodes[1].id));
+	outputs(orig, &s1, &l1);
+	outputs(shuffled, &s2, &l2);
+	ck_assert_msg(!strcmp(s1, s2), "the schedules differ");
+	ck_assert_msg(!strcmp(l1, l2), "the LFT dumps differ");
+	free(s1);
+	free(l1);
+	free(s2);
+	free(l2);
+	free(out);
+	free(text);
+	fors_topology_free(t);
+	fors_topology_free(orig);
+	fors_topology_free(shuffled);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("odd");
@@ -244,6 +332,7 @@ int main(void)
 	tcase_add_test(tc, duplicate_guids);
 	tcase_add_test(tc, lmc_change);
 	tcase_add_test(tc, ports_beyond_the_reference);
+	tcase_add_loop_test(tc, discovery_order, 0, 4);
 	suite_add_tcase(su, tc);
 	return run_suite(su);
 }
