@@ -30,7 +30,7 @@ lab_umad2sim() {
 lab_init() {
 	lab_dir=$(mkdir -p "$1" && cd "$1" && pwd)
 	rm -rf "$lab_dir"/sys-* "$lab_dir"/osm.log "$lab_dir"/*.dump "$lab_dir"/fors.conf \
-		"$lab_dir"/fors-state
+		"$lab_dir"/fors-state "$lab_dir"/cache
 	lab_preload=$(lab_umad2sim)
 	[ -f "$lab_preload" ] || lab_die "libumad2sim.so not found: apt-get install libumad2sim0 (or set UMAD2SIM)"
 	[ -x "$FORS" ] || lab_die "$FORS not built: run ./bootstrap"
@@ -119,7 +119,10 @@ EOF
 		echo "event_plugin_options $LAB_PLUGIN_OPTIONS" >>"$lab_dir/opensm.conf"
 	shift 3
 	: >"$lab_dir/osm.log"
+	# Its own cache (guid2lid): OpenSMs of other labs must not lend it LIDs.
+	mkdir -p "$lab_dir/cache"
 	(cd "$lab_dir" && SIM_HOST=$lab_sim_host LD_PRELOAD=$lab_preload \
+		OSM_CACHE_DIR="$lab_dir/cache" \
 		LD_LIBRARY_PATH=$FORS_PLUGIN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 		FORS_CONFIG=${FORS_CONFIG:-$(lab_config)} \
 		exec "$@" opensm -F "$lab_dir/opensm.conf" >opensm.out 2>&1) &
