@@ -380,13 +380,14 @@ static void ca_dependencies(struct ck *c)
 		const struct fors_node *n = &t->nodes[x];
 
 		for (k = 1; c->table[x] >= 0 && k <= n->nports; k++) {
-			uint32_t ca = n->ports[k].peer;
+			uint32_t ca = n->ports[k].peer, in;
 
 			if (ca == FORS_NO_PEER || t->nodes[ca].type != FORS_CA)
 				continue;
+			in = c->pbase[ca] + n->ports[k].peer_port;
 			for (k2 = 1; k2 <= n->nports; k2++)
 				if (k2 != k && c->outs[c->pbase[x] + k2])
-					add_dep(c, c->pbase[ca] + n->ports[k].peer_port, k2);
+					add_dep(c, in, k2);
 		}
 	}
 }
