@@ -10,15 +10,15 @@
 #include "fors/check.h"
 #include "fors/lft.h"
 #include "fors/verify.h"
-
-#define MAX_HOPS 16
+#include "walk.h"
 
 struct ck {
 	const struct fors_topology *t;
 	const struct fors_lft_dump *d;
 	const struct fors_schedule *s;
 	struct fors_check_report *rep;
-	int32_t *table;		/* per node: dump switch index, -1 */
+	struct fors_walk w;	/* the tables over the topology */
+	int32_t *table;		/* per node: dump switch index, -1 (w's) */
 	uint8_t *leaf;		/* per node: switch with a CA port */
 	uint32_t *pbase;	/* per node: first directed-link id */
 	uint32_t *stamp;	/* per link: phase + 1 of last use */
@@ -70,30 +70,6 @@ static const char *desc(const struct ck *c, uint32_t node)
 	return c->t->nodes[node].desc;
 }
 
-/* Dump tables to topology switches: by GUID, else by description. */
-static int map_tables(struct ck *c)
-{
-	const struct fors_topology *t = c->t;
-	uint32_t i, k;
-
-	for (i = 0; i < t->nnodes; i++) {
-		const struct fors_node *n = &t->nodes[i];
-
-		c->table[i] = -1;
-		for (k = 0; n->type == FORS_SWITCH && k < c->d->nsw; k++) {
-			const struct fors_lft_switch *w = &c->d->sw[k];
-
-			if ((n->guid && w->guid == n->guid) ||
-			    (!(n->guid && w->guid) &&
-			     (!strcmp(w->desc, n->desc) || !strcmp(w->desc, n->id)))) {
-				c->table[i] = (int32_t)k;
-				break;
-			}
-		}
-	}
-	return 0;
-}
-
 static int map_hosts(struct ck *c)
 {
 	const struct fors_topology *t = c->t;
@@ -126,76 +102,16 @@ static int map_hosts(struct ck *c)
 	return 0;
 }
 
-struct hop {
-	uint32_t node, port;	/* delivered at, or lost at */
-	uint32_t sw[MAX_HOPS];	/* switches passed */
-	uint32_t nsw;
-	const char *fail;
-};
-
-/*
- * The port switch x sends lid out of: 0 when x consumes it, FORS_NO_PORT
- * when there is no route or the port leads nowhere.
- */
-static uint32_t out_port(const struct ck *c, uint32_t x, uint32_t lid)
-{
-	const struct fors_node *n = &c->t->nodes[x];
-	const struct fors_lft_switch *w = &c->d->sw[c->table[x]];
-	uint32_t k = lid <= w->maxlid ? w->port[lid] : FORS_NO_PORT;
-
-	if (k != 0 && (k > n->nports || n->ports[k].peer == FORS_NO_PEER))
-		return FORS_NO_PORT;
-	return k;
-}
-
-/* Forward a packet for dlid entering switch node x. */
-static void forward(const struct ck *c, uint32_t x, uint32_t dlid,
-		    struct hop *h, void (*use)(struct ck *, uint32_t,
-					       uint32_t, void *), void *arg)
-{
-	const struct fors_topology *t = c->t;
-
-	h->nsw = 0;
-	h->fail = NULL;
-	for (;;) {
-		uint32_t k;
-
-		if (c->table[x] < 0) {
-			h->fail = "reaches a switch without an LFT";
-			h->node = x;
-			return;
-		}
-		if (h->nsw == MAX_HOPS) {
-			h->fail = "loops";
-			h->node = x;
-			return;
-		}
-		h->sw[h->nsw++] = x;
-		k = out_port(c, x, dlid);
-		if (k == 0 || k == FORS_NO_PORT) {
-			h->fail = k == 0 ? "is consumed by a switch" :
-				  "has no route or a dead port";
-			h->node = x;
-			return;
-		}
-		if (use)
-			use((struct ck *)c, x, k, arg);
-		h->node = t->nodes[x].ports[k].peer;
-		h->port = t->nodes[x].ports[k].peer_port;
-		if (t->nodes[h->node].type == FORS_CA)
-			return;
-		x = h->node;
-	}
-}
-
 struct use_arg {
+	struct ck *c;
 	uint32_t phase;
 	size_t xfer;
 };
 
-static void use_link(struct ck *c, uint32_t node, uint32_t port, void *arg)
+static void use_link(void *arg, uint32_t node, uint32_t port)
 {
 	const struct use_arg *u = arg;
+	struct ck *c = u->c;
 	uint32_t id = c->pbase[node] + port;
 
 	if (c->stamp[id] != u->phase + 1) {
@@ -219,7 +135,7 @@ static void use_link(struct ck *c, uint32_t node, uint32_t port, void *arg)
 	}
 }
 
-static int updown(const struct ck *c, const struct hop *h)
+static int updown(const struct ck *c, const struct fors_hop *h)
 {
 	if (h->nsw == 1)
 		return c->leaf[h->sw[0]];
@@ -231,8 +147,8 @@ static void follow(struct ck *c, uint32_t p, size_t i)
 {
 	const struct fors_xfer *x = &c->s->xfers[i];
 	const struct fors_port *sp;
-	struct use_arg u = { p, i };
-	struct hop h;
+	struct use_arg u = { c, p, i };
+	struct fors_hop h;
 
 	c->rep->transfers++;
 	if (c->hnode[x->src] == UINT32_MAX || c->hnode[x->dst] == UINT32_MAX) {
@@ -248,8 +164,8 @@ static void follow(struct ck *c, uint32_t p, size_t i)
 		     x->src, x->dst);
 		return;
 	}
-	use_link(c, c->hnode[x->src], c->hport[x->src], &u);
-	forward(c, sp->peer, (uint32_t)x->dlid, &h, use_link, &u);
+	use_link(&u, c->hnode[x->src], c->hport[x->src]);
+	fors_walk_forward(&c->w, sp->peer, (uint32_t)x->dlid, &h, use_link, &u);
 	if (!h.fail && (h.node != c->hnode[x->dst] ||
 			h.port != c->hport[x->dst]))
 		h.fail = "is delivered to the wrong port";
@@ -311,7 +227,7 @@ static int delivers(struct ck *c, uint32_t x, uint32_t lid,
 		c->seen[x] = walk;
 		c->verdict[x] = -1;
 		c->path[n++] = x;
-		k = out_port(c, x, lid);
+		k = fors_walk_port(&c->w, x, lid);
 		c->kout[x] = k == 0 ? FORS_NO_PORT : k;
 		if (k == 0 || k == FORS_NO_PORT) {
 			v = k == 0 && x == o->node && o->port == 0;
@@ -531,13 +447,14 @@ static int setup(struct ck *c)
 	const struct fors_topology *t = c->t;
 	uint32_t i, k, n = 0, hosts = c->s ? c->s->m0 * c->s->m1 : 0;
 
-	c->table = malloc(sizeof(int32_t) * t->nnodes);
 	c->leaf = calloc(t->nnodes, 1);
 	c->pbase = malloc(sizeof(uint32_t) * t->nnodes);
 	c->hnode = malloc(sizeof(uint32_t) * (hosts + 1));
 	c->hport = malloc(sizeof(uint32_t) * (hosts + 1));
-	if (!c->table || !c->leaf || !c->pbase || !c->hnode || !c->hport)
+	if (fors_walk_init(&c->w, t, c->d) || !c->leaf || !c->pbase ||
+	    !c->hnode || !c->hport)
 		return FORS_ENOMEM;
+	c->table = c->w.table;
 	for (i = 0; i < hosts; i++)
 		c->hnode[i] = UINT32_MAX;
 	c->width = 1;
@@ -571,7 +488,6 @@ static int setup(struct ck *c)
 	for (i = 0; i < t->nnodes; i++)
 		for (k = 0; k <= t->nodes[i].nports; k++)
 			c->cnode[c->pbase[i] + k] = i;
-	map_tables(c);
 	for (i = 0; i < t->nnodes; i++)
 		if (c->table[i] >= 0 && linked(&t->nodes[i]))
 			c->from[c->nfrom++] = i;
@@ -599,7 +515,7 @@ static int usable(struct ck *c)
 
 static void release(struct ck *c)
 {
-	free(c->table);
+	fors_walk_free(&c->w);
 	free(c->leaf);
 	free(c->pbase);
 	free(c->stamp);
