@@ -21,5 +21,6 @@ int cmd_check(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_netgen(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const char usage_main[] =
 	"  schedule   compute the abstract all-to-all schedule of FT(2;M0,M1)\n"
 	"  route      route a fabric: schedule, spines, LFTs for every LID\n"
 	"  check      verify a schedule, and the routes of an LFT dump\n"
+	"  eval       predict an all-to-all's throughput through an LFT dump\n"
 	"  netgen     write an ibsim net file for a fat tree\n"
 	"  status     show the plugin's state file: cables down and held\n"
 	"\n"
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
 		return cmd_route(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "netgen"))
 		return cmd_netgen(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "eval"))
+		return cmd_eval(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "status"))
 		return cmd_status(argc - 1, argv + 1);
 	return usage_error(NULL, "unknown command '%s' (see 'fors --help')",

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fors/eval.h"
+#include "fors/lftfile.h"
+#include "fors/schedfile.h"
+#include "fors/topology.h"
+
+static const char usage_eval[] =
+	"Usage: fors eval --topology LIVE --lfts DUMP (--linear-shift | --schedule FILE)\n"
+	"                 [--format text|tsv] [--plot FILE.png]\n"
+	"\n"
+	"Predict what a routing does to a synchronised all-to-all exchange: follow\n"
+	"every transfer of every phase through the LFTs and find each phase's most\n"
+	"loaded directed link. A phase lasts as long as that link needs; the\n"
+	"predicted throughput relative to the healthy fabric is the pattern's\n"
+	"healthy phase count over the sum of the phases' largest loads.\n"
+	"\n"
+	"  -t, --topology LIVE  the fabric (ibnetdiscover output: it gives the LIDs)\n"
+	"  -l, --lfts DUMP      the switches' LFTs (opensm-lfts.dump, ibroute, fors)\n"
+	"  -s, --linear-shift   port s sends to port (s + p) mod P at its base LID\n"
+	"                       in phase p = 1..P-1, ports in switch and port order\n"
+	"  -S, --schedule FILE  a fors schedule file with its DLIDs\n"
+	"  -f, --format F       text (default) or tsv: one line per phase\n"
+	"  -p, --plot FILE.png  draw the most loaded link per phase (gnuplot)\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"Exit 0, 1 when an input cannot be read or does not fit, 2 on usage errors.\n";
+
+static void link_name(const struct fors_topology *t, uint32_t node,
+		      uint32_t port, char *b, size_t len)
+{
+	if (node == UINT32_MAX) {
+		snprintf(b, len, "-");
+		return;
+	}
+	snprintf(b, len, "\"%s\"[%u] -> \"%s\"", t->nodes[node].desc, port,
+		 t->nodes[t->nodes[node].ports[port].peer].desc);
+}
+
+static void text(const char *what, const struct fors_topology *t,
+		 const struct fors_eval *e)
+{
+	uint32_t p, shown = 0;
+	char l[512];
+
+	for (p = 0; p < e->nphases && shown < 10; p++) {
+		if (e->phase[p].max_load < 2)
+			continue;
+		link_name(t, e->phase[p].node, e->phase[p].port, l, sizeof(l));
+		printf("  phase %u: %s carries %u\n", p, l, e->phase[p].max_load);
+		shown++;
+	}
+	if (shown < e->conflicts)
+		printf("  ... %u more phases with conflicts\n", e->conflicts - shown);
+	printf("%s: %u phases, %u with conflicts, worst link load %u, %zu of %zu transfers lost\n",
+	       what, e->nphases, e->conflicts, e->worst, e->lost, e->flows);
+	printf("time %llu (healthy %u): predicted relative throughput %.3f\n",
+	       (unsigned long long)e->time, e->healthy, e->relative);
+}
+
+static void tsv(const struct fors_topology *t, const struct fors_eval *e)
+{
+	uint32_t p;
+	char l[512];
+
+	printf("phase\ttransfers\tmax_load\tlink\tlost\n");
+	for (p = 0; p < e->nphases; p++) {
+		link_name(t, e->phase[p].node, e->phase[p].port, l, sizeof(l));
+		printf("%u\t%u\t%u\t%s\t%u\n", p, e->phase[p].flows,
+		       e->phase[p].max_load, l, e->phase[p].lost);
+	}
+	printf("# total\tphases %u\tconflicts %u\tworst %u\tlost %zu\ttransfers %zu\ttime %llu\thealthy %u\trelative %.4f\n",
+	       e->nphases, e->conflicts, e->worst, e->lost, e->flows,
+	       (unsigned long long)e->time, e->healthy, e->relative);
+}
+
+/* gnuplot, run without a shell, on a temporary data file. */
+static int plot(const char *png, const char *what, const struct fors_eval *e)
+{
+	char data[] = "/tmp/fors-eval-XXXXXX", script[1024];
+	int fd = mkstemp(data), status = -1;
+	uint32_t p;
+	FILE *f;
+	pid_t pid;
+
+	if (strchr(png, '\'') || strchr(what, '\''))
+		return fprintf(stderr, "fors eval: --plot: no quotes in file names\n"), EXIT_FAIL;
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f)
+		return fprintf(stderr, "fors eval: --plot: cannot write a temporary file\n"), EXIT_FAIL;
+	for (p = 0; p < e->nphases; p++)
+		fprintf(f, "%u %u\n", p, e->phase[p].max_load);
+	fclose(f);
+	snprintf(script, sizeof(script),
+		 "set terminal png size 1200,400; set output '%s'; "
+		 "set title '%s: relative throughput %.3f'; set xlabel 'phase'; "
+		 "set ylabel 'transfers on the most loaded link'; set yrange [0:%u]; "
+		 "plot '%s' using 1:2 with impulses lw 2 notitle",
+		 png, what, e->relative, e->worst + 1, data);
+	pid = fork();
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", "-e", script, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	unlink(data);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "fors eval: gnuplot failed%s\n",
+			WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
+			" to start: apt-get install gnuplot-nox" : "");
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+struct args {
+	const char *topo, *lfts, *sched, *png;
+	int shift, tsv;
+};
+
+static int run(const struct args *a)
+{
+	struct fors_topology *t = NULL;
+	struct fors_lft_dump *d = NULL;
+	struct fors_schedule *s = NULL;
+	struct fors_pattern *p = NULL;
+	struct fors_eval *e = NULL;
+	struct fors_error err;
+	int r;
+
+	r = fors_topology_read_file(a->topo, &t, &err);
+	if (!r)
+		r = fors_lft_dump_read_file(a->lfts, &d, &err);
+	if (!r && a->sched)
+		r = fors_schedule_read_file(a->sched, &s, &err);
+	if (!r)
+		r = s ? fors_pattern_schedule(t, s, &p, &err) :
+		    fors_pattern_shift(t, &p, &err);
+	if (!r)
+		r = fors_eval_run(t, d, p, &e, &err);
+	if (r)
+		fprintf(stderr, "fors eval: %s\n", err.msg);
+	else if (a->tsv)
+		tsv(t, e);
+	else
+		text(a->shift ? "linear shift" : a->sched, t, e);
+	if (!r && a->png)
+		r = plot(a->png, a->shift ? "linear shift" : a->sched, e);
+	fors_eval_free(e);
+	fors_pattern_free(p);
+	fors_schedule_free(s);
+	fors_lft_dump_free(d);
+	fors_topology_free(t);
+	return r ? EXIT_FAIL : 0;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "lfts", required_argument, NULL, 'l' },
+		{ "linear-shift", no_argument, NULL, 's' },
+		{ "schedule", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct args a = { NULL, NULL, NULL, NULL, 0, 0 };
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":t:l:sS:f:p:h", opts, NULL)) != -1) {
+		if (c == 't')
+			a.topo = optarg;
+		else if (c == 'l')
+			a.lfts = optarg;
+		else if (c == 's')
+			a.shift = 1;
+		else if (c == 'S')
+			a.sched = optarg;
+		else if (c == 'f' && (!strcmp(optarg, "tsv") || !strcmp(optarg, "text")))
+			a.tsv = !strcmp(optarg, "tsv");
+		else if (c == 'f')
+			return usage_error("eval", "--format: expected text or tsv, got '%s'", optarg);
+		else if (c == 'p')
+			a.png = optarg;
+		else if (c == 'h')
+			return fputs(usage_eval, stdout), 0;
+		else
+			return bad_option("eval", c, argv);
+	}
+	if (optind < argc)
+		return usage_error("eval", "unexpected argument '%s'", argv[optind]);
+	if (!a.topo || !a.lfts)
+		return usage_error("eval", "%s", "--topology and --lfts are required");
+	if (a.shift == !!a.sched)
+		return usage_error("eval", "%s", "give one of --linear-shift and --schedule");
+	return run(&a);
+}
