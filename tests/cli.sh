@@ -120,6 +120,19 @@ expect 1 "guarantees: 1 credit loop" check --schedule "$D/ft-4-4-1f-schedule-5ab
 	--topology "$D/ft-4-4-1f.net" --lfts "$D/ft-4-4-1f-lfts-5abe188.dump"
 expect 2 "--lmc is for tables without a schedule" check --schedule "$tmp/s" --lmc 1
 expect 2 "--lmc: '8' is out of range 0..7" check --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump" --lmc 8
+# fors eval: usage, and fors's own tables with the schedule and linear shift
+expect 2 "give one of --linear-shift and --schedule" eval --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump"
+expect 2 "--format: expected text or tsv, got 'xml'" eval --topology "$tmp/h.net" \
+	--lfts "$tmp/r-h/fors-lfts.dump" --linear-shift --format xml
+expect 1 "gives no LID for CA" eval --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump" --linear-shift
+fors eval --topology "$tmp/f2.net" --lfts "$tmp/r-f2/fors-lfts.dump" \
+	--schedule "$tmp/r-f2/fors-schedule.dump" --format tsv >"$tmp/eval.tsv" &&
+	tail -1 "$tmp/eval.tsv" | grep -q '	conflicts 0	worst 1	lost 0	' && ok || ko "eval tsv: $(tail -1 "$tmp/eval.tsv")"
+if command -v gnuplot >/dev/null; then
+	fors eval --topology "$tmp/f2.net" --lfts "$tmp/r-f2/fors-lfts.dump" \
+		--schedule "$tmp/r-f2/fors-schedule.dump" --plot "$tmp/eval.png" >/dev/null &&
+		[ "$(head -c 4 "$tmp/eval.png" | tail -c 3)" = PNG ] && ok || ko "eval --plot"
+fi
 expect 2 "--lmc is required" route --topology "$tmp/h.net" --output "$tmp"
 expect 2 "--lmc: '9' is out of range 0..7" route --topology "$tmp/h.net" --lmc 9 --output "$tmp"
 expect 1 "6 planes need LMC 3" route --topology "$tmp/h.net" --lmc 2 --output "$tmp"

@@ -101,7 +101,7 @@ static int plot(const char *png, const char *what, const struct fors_eval *e)
 	snprintf(script, sizeof(script),
 		 "set terminal png size 1200,400; set output '%s'; "
 		 "set title '%s: relative throughput %.3f'; set xlabel 'phase'; "
-		 "set ylabel 'transfers on the most loaded link'; set yrange [0:%u]; "
+		 "set ylabel 'transfers on the most loaded link'; set yrange [0:%u]; set ytics 1; "
 		 "plot '%s' using 1:2 with impulses lw 2 notitle",
 		 png, what, e->relative, e->worst + 1, data);
 	pid = fork();
