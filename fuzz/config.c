@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzzes fors_config_parse(), the plugin's fors.conf reader: whatever the
- * file holds, every path it keeps must be absolute (fors.conf(5)).
+ * file holds, what it keeps is valid (fors.conf(5)): absolute paths, a
+ * boolean, a hold-down in range.
  */
 #include <string.h>
 
@@ -32,6 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_require(absolute(c.schedule_file) && absolute(c.state_file) &&
 		     absolute(c.reference_topology), "a relative path kept");
 	fuzz_require(c.verify == 0 || c.verify == 1, "verify neither 0 nor 1");
+	fuzz_require(c.link_holddown_s <= FORS_HOLDDOWN_MAX,
+		     "a hold-down beyond its range");
 	fors_config_free(&c);
 	fclose(in);
 	return 0;

@@ -19,6 +19,9 @@ static inline FILE *fuzz_open(const uint8_t *data, size_t size)
 	return fmemopen((void *)data, size, "r");
 }
 
+/* Inputs are small: running out of memory is a misreported format error. */
+#define FUZZ_NOMEM "out of memory on a small input"
+
 /* A broken promise is a finding too: abort, so the fuzzer saves the input. */
 static inline void fuzz_require(int ok, const char *what)
 {

@@ -21,8 +21,9 @@ static void hosts(const struct fors_sched *s)
 			     n > 1, "find_desc misses a unique host");
 	}
 	fuzz_require(i == fors_sched_nhosts(s), "host_at and nhosts disagree");
-	fors_sched_find_sid(s, UINT32_MAX);
-	fors_sched_find_desc(s, "", 0, &n);
+	fuzz_require(!fors_sched_find_sid(s, fors_sched_hosts_per_leaf(s) *
+					      fors_sched_leaves(s)),
+		     "a host past the last sid");
 }
 
 static void phases(const struct fors_sched *s)
@@ -52,10 +53,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *in = fuzz_open(data, size);
 	struct fors_sched *s;
 	char err[512];
+	int r;
 
 	if (!in)
 		return 0;
-	if (fors_sched_read(&s, in, "fuzz", err, sizeof(err)) == FORS_SCHED_OK) {
+	r = fors_sched_read(&s, in, "fuzz", err, sizeof(err));
+	fuzz_require(r != FORS_SCHED_ENOMEM, FUZZ_NOMEM);
+	if (r == FORS_SCHED_OK) {
 		fors_sched_generation(s);
 		fors_sched_method(s);
 		fors_sched_key(s, "split");

@@ -75,10 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *in = fuzz_open(data, size);
 	struct fors_schedule *s;
 	struct fors_error err;
+	int r;
 
 	if (!in)
 		return 0;
-	if (fors_schedule_read(in, "fuzz", &s, &err) == FORS_OK) {
+	r = fors_schedule_read(in, "fuzz", &s, &err);
+	fuzz_require(r != FORS_ENOMEM, FUZZ_NOMEM);
+	if (r == FORS_OK) {
 		fors_schedule_verify(s, &err);
 		round_trip(s);
 		fors_schedule_free(s);

@@ -5,6 +5,9 @@
  * topology: fors_fabric_analyse() and, on small fabrics, the whole
  * fors_route_compute() with the topology's LIDs and with LIDs assigned.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "fors/check.h"
 #include "fors/fabric.h"
 #include "fors/lftfile.h"
@@ -41,8 +44,30 @@ static int symmetric(const struct fors_topology *t)
 }
 
 /*
+ * fors check tells nodes apart by GUID, and without one by description or
+ * id: where two share a name, it may follow a table to the wrong twin.
+ */
+static int named_apart(const struct fors_topology *t)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *x = &t->nodes[i];
+
+		for (j = i + 1; j < t->nnodes; j++) {
+			const struct fors_node *y = &t->nodes[j];
+
+			if (!strcmp(x->desc, y->desc) || !strcmp(x->desc, y->id) ||
+			    !strcmp(x->id, y->desc))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/*
  * fors route, then fors check on its files: the tables in OpenSM's dump
- * format must read back and carry the schedule as it promises.
+ * format must read back and deliver the schedule as it promises.
  */
 static void check(const struct fors_topology *t, const struct fors_route *r)
 {
@@ -81,7 +106,8 @@ static void route(const struct fors_topology *t, uint32_t q, int renumber)
 	if (fors_route_compute(t, NULL, &o, &r, &err))
 		return;
 	fuzz_require(fors_schedule_verify(r->s, &err) == FORS_OK, err.msg);
-	check(t, r);
+	if (named_apart(t))
+		check(t, r);
 	fors_route_free(r);
 }
 
@@ -104,10 +130,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *in = fuzz_open(data, size);
 	struct fors_topology *t;
 	struct fors_error err;
+	int r;
 
 	if (!in)
 		return 0;
-	if (fors_topology_read(in, "fuzz", &t, &err) == FORS_OK) {
+	r = fors_topology_read(in, "fuzz", &t, &err);
+	fuzz_require(r != FORS_ENOMEM, FUZZ_NOMEM);
+	if (r == FORS_OK) {
 		fuzz_require(symmetric(t), "a link whose ends disagree");
 		analyse(t);
 		fors_topology_free(t);

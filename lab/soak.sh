@@ -2,23 +2,46 @@
 # SPDX-License-Identifier: MIT
 # The soak (make soakcheck in CI, make soak for the long run; doc/soak.md):
 # real OpenSM with routing_engine fors,minhop on an ibsim fat tree, driven
-# through many random events chosen by a seeded RNG (cable cuts, several
-# at once, a whole spine, a leaf's every uplink, two leaves left without a
-# common spine, flapping bursts, repairs), with a short hold-down so that
-# held cables occur. After every event, once OpenSM has settled, the tables
-# it installed and the schedule fors wrote are verified with fors check
-# (OpenSM's dump every time, what ibroute reads from the switches every
-# SOAK_IBROUTE_EVERY checks), held cables must carry no transfer, the
-# plugin's cable bookkeeping must match the fabric, a decline must be for a
-# documented reason that is true, OpenSM must be alive and its VmRSS must
-# not grow beyond noise.
+# through many random events chosen by a seeded RNG: a cable cut, several at
+# once, a whole spine, a leaf's every uplink, two leaves left without a
+# common spine, flapping bursts, repairs of some or all cut cables. The
+# plugin runs with a short hold-down, so held cables occur.
+#
+# After every event, once OpenSM has settled (no sweep for 2 s), what is in
+# force is checked:
+# - fors routed: fors check of the schedule fors wrote through OpenSM's
+#   opensm-lfts.dump, and through what ibroute reads from the switches at
+#   the first and last check and whenever SOAK_IBROUTE_EVERY checks or
+#   sweeps have passed; with held cables, the transfers must also be
+#   delivered with those cables removed from the topology; the cables the
+#   plugin counts down and held (log line, state file) must match the fabric;
+# - fors declined: the reason must be a documented one and true of the
+#   fabric (its cables down, or back within the hold-down and so possibly
+#   held), minhop must have routed instead, and a decline that rests on held
+#   cables must end (a new routing) once their hold-down has;
+# - a sweep between events (a held cable back in use) is checked the same
+#   way; after every other event that left cables held, the soak waits for
+#   that sweep. Every routing is also checked by the plugin itself before
+#   it installs the tables (verify TRUE), which would log "tables not
+#   installed".
+# OpenSM must stay alive (checked after every event); its VmRSS is read
+# after every sweep. RSS rule: the baseline is OpenSM's VmRSS after event 20
+# (after the last event if there are fewer); the run fails if the VmRSS
+# after the last event exceeds it by more than 10% or 2048 kB, whichever is
+# larger.
+#
+# Output in SOAK_DIR: soak.tsv (per event: number, time, kind, detail,
+# sweeps, routing, verification, RSS kB), commands.log (every console
+# command), routing.log (OpenSM's routing lines), failures.txt, summary.txt,
+# and the files of every failed check (ev-NNNN/). Exit 1 on any failure.
 #
 # Parameters (environment, or the options below):
 #   SOAK_EVENTS (--events)     events, default 40
 #   SOAK_SEED   (--seed)       RNG seed, default from the clock; the events
-#                              depend on the seed only, so SOAK_SEED=S
-#                              SOAK_EVENTS=N replays a run up to event N
-#                              (SOAK_DRY=1 prints the events without a lab)
+#                              depend on the seed and the shape only, so
+#                              SOAK_SEED=S SOAK_EVENTS=N replays a run up to
+#                              event N (SOAK_DRY=1 prints the events and
+#                              their console commands without a lab)
 #   SOAK_DIR    (--dir)        output directory, default soak-out
 #   SOAK_HOSTS  (--hosts)      hosts per leaf M0, default 8
 #   SOAK_LEAVES (--leaves)     leaves M1, default 8
@@ -29,10 +52,6 @@
 #   SOAK_HOLDDOWN (--holddown) fors.conf link_holddown_s, default 5
 #   SOAK_IBROUTE_EVERY (--ibroute-every)  default 10
 #   SOAK_KEEP=1                keep every check's files (default: failures only)
-#
-# RSS rule: the baseline is OpenSM's VmRSS after event 20 (after the last
-# event if there are fewer); the run fails if the VmRSS after the last event
-# exceeds the baseline by more than 10% or 2048 kB, whichever is larger.
 set -u
 . "$(dirname "$0")/lab.sh"
 
@@ -296,12 +315,12 @@ run_event() {
 		[ $R -eq 0 ] && up=0	# a quarter end with the cable down
 		for ((i = 0; i < n; i++)); do
 			unlink "$c"
-			rnd 1400
+			rnd 900
 			pause_ms $((R + 100))
 			[ $i -eq $((n - 1)) ] && [ $up = 0 ] && break
 			relink "$c"
 			if [ $i -lt $((n - 1)) ]; then
-				rnd 1400
+				rnd 900
 				pause_ms $((R + 100))
 			fi
 		done
@@ -347,7 +366,14 @@ fi
 t_start=$SECONDS
 lab_init "${SOAK_DIR:-soak-out}"
 S=$lab_dir
-rm -rf "$S"/ev-* "$S"/soak.tsv "$S"/failures.txt "$S"/commands.log "$S"/routing.log
+rm -rf "$S"/ev-* "$S"/soak.tsv "$S"/failures.txt "$S"/commands.log "$S"/routing.log \
+	"$S"/bin "$S"/summary.txt
+# The fors binary and the plugin as they are now: a rebuild in the tree
+# during the run must not change what is tested.
+mkdir -p "$S/bin"
+cp "$FORS" "$S/bin/fors" && cp "$FORS_PLUGIN_DIR/libfors.so" "$S/bin/libfors.so" ||
+	lab_die "cannot copy fors and libfors.so into $S/bin"
+FORS=$S/bin/fors FORS_PLUGIN_DIR=$S/bin
 netgen_opts=(--hosts-per-leaf "$m0" --leaves "$m1" --spines "$ns")
 [ "$nc" -eq 1 ] || netgen_opts+=(--cables "$nc")
 [ "$dual" -eq 0 ] || netgen_opts+=(--dual "$dual")
@@ -357,17 +383,24 @@ printf 'link_holddown_s %s\nstate_file %s\n' "$hold" "$S/fors-state" >"$S/fors.c
 fabric="FT(2;$m0,$m1) $ns spines x $nc cable(s), dual $dual, LMC $lmc"
 echo "soak: seed $seed, $events events, $fabric, hold-down $hold s, in $S"
 
+# Failures by class: verification (fors check, held cables, the plugin's
+# bookkeeping, its own verification), decline (undocumented or untrue
+# reason, no fallback), stale (a decline for held cables outliving their
+# hold-down), other (OpenSM died, did not reroute or settle, tools failed).
+rss_max=0
 fails=0
+declare -A failed=([verification]=0 [decline]=0 [stale]=0 [other]=0)
 : >"$S/failures.txt"
 fail() {
 	fails=$((fails + 1))
-	echo "FAIL: event $ev: $*" | tee -a "$S/failures.txt"
+	failed[$1]=$((${failed[$1]} + 1))
+	echo "FAIL ($1): event $ev: ${*:2}" | tee -a "$S/failures.txt"
 }
 
 # OpenSM's log, read incrementally: the routing lines only, into routing.log.
 log_off=0
 cnt_attempt=0 cnt_routed=0 cnt_decline=0 cnt_notinst=0 cnt_up=0 cnt_minhop=0
-last=none last_line="" in_sweep=0 since_outcome_minhop=0
+last=none last_line="" in_sweep=0 since_outcome_minhop=0 sweep_ok=1
 declare -A decl_all=()
 pat="building routing with 'fors'|fors: routed|fors: cannot route this fabric|fors: tables not installed|fors: verification|-> SUBNET UP|ERRORS DURING INITIALIZATION|minhop tables configured"
 poll_log() {
@@ -397,13 +430,18 @@ poll_log() {
 		*"fors: tables not installed: "*)
 			cnt_notinst=$((cnt_notinst + 1)) last=notinst last_line=$line
 			since_outcome_minhop=0
-			fail "the plugin's own verification failed: ${line#*fors: }" ;;
+			fail verification "the plugin's own verification failed: ${line#*fors: }" ;;
 		*"fors: verification: "*)
 			echo "  $line" >>"$S/failures.txt" ;;
 		*"minhop tables configured"*)
 			cnt_minhop=$((cnt_minhop + 1)) since_outcome_minhop=1 ;;
 		*"-> SUBNET UP"* | *"ERRORS DURING INITIALIZATION"*)
-			[[ $line == *"-> SUBNET UP"* ]] && cnt_up=$((cnt_up + 1))
+			sweep_ok=0
+			if [[ $line == *"-> SUBNET UP"* ]]; then
+				sweep_ok=1 cnt_up=$((cnt_up + 1))
+				r=$(rss)
+				[ -z "$r" ] || [ "$r" -le "$rss_max" ] || rss_max=$r
+			fi
 			in_sweep=0 ;;
 		esac
 	done < <(grep -a -E "$pat" "$chunk")
@@ -422,12 +460,13 @@ line_ms() {
 	echo $((s * 1000 + 10#$4 / 1000))
 }
 
-# Until no routing and no sweep for 3 s; 1 after LAB_TIMEOUT.
+# Until no routing and no sweep for 2 s (OpenSM sweeps every second); 1
+# after LAB_TIMEOUT or if OpenSM died.
 settle() {
 	local sig quiet=0 t=0
 	poll_log
 	sig="$cnt_attempt $cnt_up"
-	while [ $quiet -lt 6 ] || [ $in_sweep = 1 ]; do
+	while [ $quiet -lt 4 ] || [ $in_sweep = 1 ]; do
 		sleep 0.5
 		t=$((t + 1))
 		[ $t -le $((LAB_TIMEOUT * 2)) ] && alive || return 1
@@ -466,15 +505,12 @@ alive() {
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$osm_pid/status" 2>/dev/null; }
 
 # ------------------------------------------------------------ the checks
-# The switches' GUIDs, from the healthy fabric: GUID -> leaf index or spine.
-declare -A leaf_of_guid=() spine_of_guid=()
+# The leaves' GUIDs, from the healthy fabric: GUID -> leaf index.
+declare -A leaf_of_guid=()
 learn_guids() {
 	local g d
 	while read -r g d; do
-		case $d in
-		L[0-9]*) leaf_of_guid[$g]=$((10#${d#L})) ;;
-		S[0-9]*) spine_of_guid[$g]=$((10#${d#S})) ;;
-		esac
+		[[ $d =~ ^L[0-9]+$ ]] && leaf_of_guid[$g]=$((10#${d#L}))
 	done < <(sed -n 's/^Switch[[:space:]]*[0-9]* "\([^"]*\)".*# "\([^"]*\)".*/\1 \2/p' "$1")
 }
 
@@ -504,6 +540,7 @@ decline_true() {
 	'leaf "'*'" ('*') has hosts but no live uplink')
 		a=${reason#leaf \"}
 		a=${a%%\"*}
+		[[ $a =~ ^L[0-9]+$ ]] || { why="$a is not a leaf of the net file"; return 1; }
 		x=$((10#${a#L}))
 		[ "${inl[x]}" = 1 ] || { why="$a is not in OpenSM's subnet"; return 1; }
 		for ((c = x * ns * nc; c < (x + 1) * ns * nc; c++)); do
@@ -515,6 +552,7 @@ decline_true() {
 		a=${a%%\"*}
 		b=${reason#*) and \"}
 		b=${b%%\"*}
+		[[ $a =~ ^L[0-9]+$ && $b =~ ^L[0-9]+$ ]] || { why="$a or $b is not a leaf of the net file"; return 1; }
 		x=$((10#${a#L})) y=$((10#${b#L}))
 		[ "${inl[x]}" = 1 ] && [ "${inl[y]}" = 1 ] ||
 			{ why="$a or $b is not in OpenSM's subnet"; return 1; }
@@ -566,6 +604,7 @@ without_held() {
 verify_routed() {
 	local d=$1 sig="$cnt_attempt $cnt_up" lid ok=0 held_n=0 down_n=0 c line rt
 	local -A down_set=()
+	held_first_due=0
 	rm -rf "$d"
 	mkdir -p "$d"
 	cp "$lab_dir/opensm-lfts.dump" "$lab_dir/opensm-fors-schedule.dump" "$d/" &&
@@ -606,6 +645,8 @@ verify_routed() {
 			[ "${live[CB]}" = 0 ] || { vmsg="fors counts $CN down, it is up"; return 1; } ;;
 		held)
 			held_n=$((held_n + 1))
+			[ "$held_first_due" -gt 0 ] && [ "$held_first_due" -le $(((${10} + hold) * 1000)) ] ||
+				held_first_due=$(((${10} + hold) * 1000))
 			echo "$ea $pa $eb $pb" >>"$d/held.txt"
 			maybe_held "$CB" "$rt" || { vmsg="fors holds $CN, back for longer than the hold-down"; return 1; } ;;
 		esac
@@ -636,40 +677,52 @@ short_routing() {
 
 # After an event or between events: settle, then check what is in force.
 # Sets vres (the TSV's verify column) and vrout (its routing column).
-checks=0 verified=0 ibroute_checks=0 settled_declines=0 stale=0
+checks=0 verified=0 ibroute_checks=0 settled_declines=0 stale=0 ibr_checks="" ibr_sweeps=0
 declare -A decl_settled=()
 checkpoint() {
 	local d tries=0 r reason t
 	while :; do
 		tries=$((tries + 1))
 		if [ $tries -gt 10 ]; then
-			fail "no stable state to verify after 10 tries"
+			fail other "no stable state to verify after 10 tries"
 			vres="FAIL unstable" vrout="?"
 			return
 		fi
 		if ! settle; then
-			fail "OpenSM did not settle within ${LAB_TIMEOUT} s"
+			fail other "OpenSM did not settle within ${LAB_TIMEOUT} s (or died)"
 			vres="FAIL no settle" vrout="?"
 			return
+		fi
+		# a sweep that ended in errors wrote no dump: OpenSM sweeps again
+		if [ $sweep_ok = 0 ]; then
+			sleep 1
+			continue
 		fi
 		case $last in
 		routed)
 			vrout=$(short_routing "$last_line")
+			# ibroute at the first and last check, and once
+			# ibroute_every checks or sweeps have passed
 			do_ibroute=0
-			[ $((checks % ibroute_every)) -eq 0 ] || [ "$ev" -eq "$events" ] && do_ibroute=1
+			[ -z "$ibr_checks" ] || [ $((checks - ibr_checks)) -ge "$ibroute_every" ] ||
+				[ $((cnt_attempt - ibr_sweeps)) -ge "$ibroute_every" ] ||
+				[ "$ev" -eq "$events" ] && do_ibroute=1
 			d=$(printf '%s/ev-%04d%s' "$S" "$ev" "$1")
 			verify_routed "$d"
 			r=$?
 			[ $r = 2 ] && continue
 			checks=$((checks + 1))
-			[ $do_ibroute = 1 ] && ibroute_checks=$((ibroute_checks + 1))
+			if [ $do_ibroute = 1 ]; then
+				ibroute_checks=$((ibroute_checks + 1))
+				ibr_checks=$checks ibr_sweeps=$cnt_attempt
+			fi
 			if [ $r = 0 ]; then
 				verified=$((verified + 1))
 				vres="pass $vmsg"
 				[ "${SOAK_KEEP:-0}" = 1 ] || rm -rf "$d"
 			else
 				vres="FAIL $vmsg"
-				fail "verification: $vmsg (files in $d)"
+				fail verification "$vmsg (files in $d)"
 			fi
 			return
 			;;
@@ -680,12 +733,12 @@ checkpoint() {
 			checks=$((checks + 1))
 			if ! decline_true "$reason" "$t"; then
 				vres="FAIL decline: $why"
-				fail "decline not justified: $reason: $why"
+				fail decline "decline not justified: $reason: $why"
 				return
 			fi
 			if [ $since_outcome_minhop = 0 ]; then
 				vres="FAIL no fallback"
-				fail "declined, and minhop did not route after it"
+				fail decline "declined, and minhop did not route after it"
 				return
 			fi
 			if [ $held_due -gt 0 ]; then
@@ -700,7 +753,7 @@ checkpoint() {
 				[ $cnt_attempt = "$a" ] || continue
 				stale=$((stale + 1))
 				vres="FAIL stale decline"
-				fail "declined for held cables, due back $(((now - held_due) / 1000)) s ago, and no routing since: $reason"
+				fail stale "declined for held cables, due back $(((now - held_due) / 1000)) s ago, and no routing since: $reason"
 				return
 			fi
 			settled_declines=$((settled_declines + 1))
@@ -715,7 +768,7 @@ checkpoint() {
 			return
 			;;
 		*)
-			fail "no routing by fors yet"
+			fail other "no routing by fors yet"
 			vres="FAIL" vrout="none"
 			return
 			;;
@@ -739,7 +792,7 @@ summary() {
 	echo
 	echo "sweeps (fors routings attempted): $cnt_attempt: routed $cnt_routed, declined $cnt_decline, tables not installed $cnt_notinst; minhop routed $cnt_minhop"
 	echo "checks: $checks after settling: $verified routings verified (fors check of OpenSM's dump; $ibroute_checks also through ibroute), $settled_declines declines verified, $stale stale declines"
-	echo "failures: $fails"
+	echo "failures: $fails: verification ${failed[verification]}, decline ${failed[decline]}, stale decline ${failed[stale]}, other ${failed[other]}"
 	if [ $cnt_decline -gt 0 ]; then
 		echo "declines, by reason (all / in force after settling):"
 		for r in "${!decl_all[@]}"; do
@@ -757,7 +810,7 @@ summary() {
 	echo "soak: $status"
 	if [ $status = FAIL ] && [ -s "$S/failures.txt" ]; then
 		echo "first failure: $(grep -m 1 '^FAIL' "$S/failures.txt")"
-		echo "replay: SOAK_SEED=$seed SOAK_EVENTS=$first_fail_ev $0 (same shape options)"
+		echo "replay: SOAK_SEED=$seed SOAK_EVENTS=$first_fail_ev SOAK_HOSTS=$m0 SOAK_LEAVES=$m1 SOAK_SPINES=$ns SOAK_CABLES=$nc SOAK_DUAL=$dual SOAK_LMC=$lmc SOAK_HOLDDOWN=$hold $0"
 	fi
 	[ $status = PASS ]
 }
@@ -769,37 +822,60 @@ osm_pid=$(opensm_pid)
 [ -n "$osm_pid" ] || lab_die "no opensm process under pid $lab_opensm_pid"
 echo "soak: opensm pid $osm_pid, ibsim pid $lab_ibsim_pid"
 ev=0 done_events=0 first_fail_ev=""
-rss_start="" rss_base="" rss_base_ev="" rss_end="" rss_max=0
+rss_start="" rss_base="" rss_base_ev="" rss_end=""
 base_at=$((events < 20 ? events : 20))
 lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || true
 checkpoint ""
-rss_start=$(rss) rss_max=$rss_start rss_end=$rss_start
+rss_start=$(rss) rss_end=$rss_start
+[ "$rss_start" -le "$rss_max" ] || rss_max=$rss_start
 echo "soak: event 0 (healthy): $vrout | $vres | $rss_start kB"
 last_sig="$cnt_attempt $cnt_up"
 [ $fails -eq 0 ] || first_fail_ev=0
 tsv 0 "$(date +%T)" healthy "" "$cnt_attempt" "$vrout" "$vres" "$rss_start"
 [ $base_at -gt 0 ] || { rss_base=$rss_start rss_base_ev=0; }
 
+# between LABEL: check a sweep that came after the last check.
+between() {
+	checkpoint "-between"
+	echo "soak: $1 (after event $((ev - 1))): $((cnt_attempt - a_last)) sweep(s): $vrout | $vres | $(rss) kB"
+	tsv "$((ev - 1))+" "$(date +%T)" "($1)" "" $((cnt_attempt - a_last)) "$vrout" "$vres" "$(rss)"
+	a_last=$cnt_attempt last_sig="$cnt_attempt $cnt_up"
+}
+
+a_last=$cnt_attempt held_first_due=0
 for ((ev = 1; ev <= events; ev++)); do
 	f0=$fails
+	# After every other event that left cables held, wait for the sweep
+	# that brings the first back into use (the plugin's timer), and check
+	# it; otherwise the next event comes while they are held.
+	if [ "$last" = routed ] && [ "$held_first_due" -gt 0 ] && [ $((ev % 2)) -eq 1 ]; then
+		stamp
+		while [ $cnt_attempt = "$a_last" ] && [ $now -lt $((held_first_due + overdue_ms)) ]; do
+			sleep 0.5
+			poll_log
+			stamp
+		done
+		if [ $cnt_attempt = "$a_last" ]; then
+			fail stale "held cables due back $(((now - held_first_due) / 1000)) s ago, and no routing since"
+		else
+			between "hold-down ends"
+		fi
+	fi
 	# a sweep since the last check (a held cable back in use): check it too
 	poll_log
-	if [ "$cnt_attempt $cnt_up" != "$last_sig" ]; then
-		a0=$cnt_attempt
-		checkpoint "-between"
-		tsv "$((ev - 1))+" "$(date +%T)" "(between events)" "" $((cnt_attempt - a0 + 1)) "$vrout" "$vres" "$(rss)"
-	fi
+	[ "$cnt_attempt $cnt_up" = "$last_sig" ] || between "between events"
 	a0=$cnt_attempt
 	visible=0
+	t_ev=$(date +%T.%N | cut -c1-12)
 	run_event
-	echo "$ev $(date +%T.%N | cut -c1-12) $kind:$event_cmds" >>"$S/commands.log"
+	echo "$ev $t_ev $kind:$event_cmds" >>"$S/commands.log"
 	if [ $visible = 1 ] && ! wait_reroute "$a0"; then
-		fail "no routing within ${LAB_TIMEOUT} s after: $kind $detail"
+		fail other "no routing within ${LAB_TIMEOUT} s after: $kind $detail (or OpenSM died)"
 	fi
 	checkpoint ""
-	last_sig="$cnt_attempt $cnt_up"
+	last_sig="$cnt_attempt $cnt_up" a_last=$cnt_attempt
 	if ! alive; then
-		fail "OpenSM (pid $osm_pid) died"
+		fail other "OpenSM (pid $osm_pid) died"
 		tsv "$ev" "$(date +%T)" "$kind" "$detail" $((cnt_attempt - a0)) "$vrout" "$vres" "dead"
 		done_events=$ev
 		[ -n "$first_fail_ev" ] || first_fail_ev=$ev
@@ -809,7 +885,7 @@ for ((ev = 1; ev <= events; ev++)); do
 	rss_end=$r
 	[ "$r" -le "$rss_max" ] || rss_max=$r
 	[ "$ev" -ne "$base_at" ] || { rss_base=$r rss_base_ev=$ev; }
-	tsv "$ev" "$(date +%T)" "$kind" "$detail" $((cnt_attempt - a0)) "$vrout" "$vres" "$r"
+	tsv "$ev" "$t_ev" "$kind" "$detail" $((cnt_attempt - a0)) "$vrout" "$vres" "$r"
 	echo "soak: event $ev $kind $detail: $((cnt_attempt - a0)) sweep(s): $vrout | $vres | $r kB"
 	[ $fails -eq "$f0" ] || [ -n "$first_fail_ev" ] || first_fail_ev=$ev
 	done_events=$ev

@@ -82,26 +82,32 @@ static int bad(struct dr *r, const char *what)
 	return FORS_EFORMAT;
 }
 
-/* The description in ('desc'): or (desc): at the end of a header. */
-static char *header_desc(const char *s)
+/*
+ * The description in ('desc'): or (desc): after the GUID at s, from the
+ * first '(' to the last ')': it may hold parentheses and quotes itself.
+ */
+static int header_desc(const char *s, const char **b, size_t *len)
 {
-	const char *b = strrchr(s, '('), *e = strrchr(s, ')');
+	const char *e = strrchr(s, ')');
 
-	if (!b || !e || e < b)
-		return NULL;
-	b++;
-	if (*b == '\'' && e > b && e[-1] == '\'') {
-		b++;
+	*b = strchr(s, '(');
+	if (!*b || !e || e < *b)
+		return -1;
+	(*b)++;
+	if (e - *b >= 2 && **b == '\'' && e[-1] == '\'') {
+		(*b)++;
 		e--;
 	}
-	return strndup(b, (size_t)(e - b));
+	*len = (size_t)(e - *b);
+	return 0;
 }
 
 static int header(struct dr *r, const char *s)
 {
 	struct fors_lft_switch *sw;
-	const char *c = strchr(s, '['), *g = strstr(s, " guid "), *l;
+	const char *c = strchr(s, '['), *g = strstr(s, " guid "), *l, *desc;
 	uint64_t lo, hi, lid = 0, guid;
+	size_t len;
 
 	if (!c)
 		return bad(r, "expected 'Unicast lids [first-last] of switch ...'");
@@ -114,6 +120,8 @@ static int header(struct dr *r, const char *s)
 	g += 6;
 	if (parse_u64(&g, 0, &guid))
 		return bad(r, "expected a GUID after 'guid'");
+	if (header_desc(g, &desc, &len))
+		return bad(r, "expected '(description)' after the GUID");
 	l = strstr(s, " Lid ");
 	if (l) {
 		l += 5;
@@ -136,7 +144,7 @@ static int header(struct dr *r, const char *s)
 	sw->lid = (uint32_t)lid;
 	sw->line = r->lineno;
 	sw->maxlid = (uint32_t)hi;
-	sw->desc = header_desc(s);
+	sw->desc = strndup(desc, len);
 	sw->port = malloc(hi + 1);
 	if (!sw->desc || !sw->port)
 		return FORS_ENOMEM;
