@@ -25,9 +25,11 @@ static void say(struct cp *p, int error, const char *fmt, ...)
 	va_list ap;
 
 	n = snprintf(msg, sizeof(msg), "%s:%lu: ", p->name, p->lineno);
-	va_start(ap, fmt);
-	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
-	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(msg)) {	/* a long path fills it */
+		va_start(ap, fmt);
+		vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+		va_end(ap);
+	}
 	p->note(p->ctx, error, msg);
 }
 
