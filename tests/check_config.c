@@ -137,6 +137,29 @@ START_TEST(missing_file)
 }
 END_TEST
 
+/* A path longer than a message: the message is cut, nothing overflows. */
+START_TEST(long_path)
+{
+	char name[1024], text[] = "verify maybe\n";
+	FILE *f = fmemopen(text, strlen(text), "r");
+	struct fors_config c;
+	struct notes s;
+
+	memset(name, 'd', sizeof(name) - 1);
+	name[0] = '/';
+	name[sizeof(name) - 1] = '\0';
+	memset(&s, 0, sizeof(s));
+	fors_config_defaults(&c);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fors_config_parse(f, name, &c, note, &s), 0);
+	fclose(f);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_int_eq(strncmp(s.msg[0], "/ddd", 4), 0);
+	ck_assert_int_eq(c.verify, 1);
+	fors_config_free(&c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("config");
@@ -147,6 +170,7 @@ int main(void)
 	tcase_add_loop_test(tc, bad_lines, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, last_value_wins);
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, long_path);
 	suite_add_tcase(su, tc);
 	return run_suite(su);
 }
