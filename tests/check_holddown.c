@@ -171,6 +171,38 @@ START_TEST(digest_of_the_file)
 }
 END_TEST
 
+/*
+ * A leaf whose uplinks all come back held has no uplink for data: the
+ * fabric cannot be routed, so the held cables are put back into use.
+ */
+START_TEST(release_when_unroutable)
+{
+	uint8_t cut[2 * 2] = { 1, 1, 0, 0 };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, cut, NULL };
+	struct fors_netgen h = { 2, 2, 2, 1, NULL, 0, NULL, NULL };
+	struct fors_topology *ref = gen_topology(&h), *live = gen_topology(&g);
+	struct fors_cables *cs = fors_cables_new();
+	struct fors_route_opts o = { 1, 0 };
+	struct fors_route *r;
+	struct fors_error err;
+	int64_t wake;
+
+	fors_cables_update(cs, ref, live, 10, HOLD, &wake, &err);
+	fors_topology_free(live);
+	live = gen_topology(&h);
+	fors_cables_update(cs, ref, live, 20, HOLD, &wake, &err);
+	ck_assert_int_eq(fors_route_compute(live, ref, &o, &r, &err), FORS_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "has hosts but no live uplink"));
+	ck_assert_uint_eq(fors_cables_release(cs, live), 2);
+	ck_assert_int_eq(fors_route_compute(live, ref, &o, &r, &err), 0);
+	ck_assert_uint_eq(r->fb->f, 0);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+	fors_cables_free(cs);
+}
+END_TEST
+
 static char *tmp_path(const char *text)
 {
 	char *path = strdup("/tmp/fors-state-XXXXXX");
@@ -275,6 +307,7 @@ int main(void)
 	tcase_add_test(tc, ten_flaps_two_changes);
 	tcase_add_test(tc, held_ports_and_no_holddown);
 	tcase_add_test(tc, digest_of_the_file);
+	tcase_add_test(tc, release_when_unroutable);
 	tcase_add_test(tc, state_round_trip);
 	tcase_add_test(tc, state_bare_topology);
 	tcase_add_loop_test(tc, state_bad, 0, sizeof(bad_state) / sizeof(bad_state[0]));

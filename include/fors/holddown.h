@@ -47,6 +47,12 @@ int fors_cables_update(struct fors_cables *cs,
 		       uint32_t holddown, int64_t *wake,
 		       struct fors_error *err);
 
+/*
+ * Put every held cable back into use at once and clear the held flags in
+ * live: for a fabric that cannot be routed without them. Returns how many.
+ */
+uint32_t fors_cables_release(struct fors_cables *cs, struct fors_topology *live);
+
 /* Counts by state; NULL pointers skipped. */
 void fors_cables_count(const struct fors_cables *cs, uint32_t *down,
 		       uint32_t *held);

@@ -247,6 +247,22 @@ int fors_cables_update(struct fors_cables *cs,
 	return 0;
 }
 
+uint32_t fors_cables_release(struct fors_cables *cs, struct fors_topology *live)
+{
+	uint32_t x, k, n = 0;
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		n += cs->c[i].state == FORS_CABLE_HELD;
+		if (cs->c[i].state == FORS_CABLE_HELD)
+			cs->c[i].state = FORS_CABLE_UP;
+	}
+	for (x = 0; x < live->nnodes; x++)
+		for (k = 0; k <= live->nodes[x].nports; k++)
+			live->nodes[x].ports[k].held = 0;
+	return n;
+}
+
 void fors_cables_count(const struct fors_cables *cs, uint32_t *down,
 		       uint32_t *held)
 {

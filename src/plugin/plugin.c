@@ -77,7 +77,7 @@ static void forget_foreign(struct fors_plugin *p)
 static int route(struct fors_plugin *p, struct fors_error *err)
 {
 	struct fors_route_opts o = { p->osm->subn.opt.lmc, 0 };
-	const struct fors_topology *ref;
+	const struct fors_topology *ref = NULL;
 	int e;
 
 	e = fors_subnet_topology(&p->osm->subn, &p->live, err);
@@ -95,6 +95,12 @@ static int route(struct fors_plugin *p, struct fors_error *err)
 		e = expected(p, &ref, err);
 	if (!e)
 		e = fors_route_compute(p->live, ref, &o, &p->route, err);
+	if (e == FORS_EINVAL && ref && fors_cables_release(p->cables, p->live)) {
+		LOG(p, OSM_LOG_ERROR, "%s: held cables put back into use early\n",
+		    err->msg);
+		p->wake = 0;
+		e = fors_route_compute(p->live, ref, &o, &p->route, err);
+	}
 	return e;
 }
 
@@ -112,6 +118,8 @@ static void keep_rejected(struct fors_plugin *p)
 		    p->rejected_path);
 }
 
+static void arm(struct fors_plugin *p);
+
 /*
  * Returning 1 makes OpenSM build its own hop matrices after ours, which SA
  * path records and multicast need; -1 moves on to the next engine.
@@ -126,6 +134,7 @@ static int build_lid_matrices(void *ctx)
 	if (route(p, &err)) {
 		LOG(p, OSM_LOG_ERROR, "cannot route this fabric: %s\n", err.msg);
 		keep_rejected(p);
+		arm(p);
 		reset(p);
 		return -1;
 	}
