@@ -401,8 +401,9 @@ fail() {
 log_off=0
 cnt_attempt=0 cnt_routed=0 cnt_decline=0 cnt_notinst=0 cnt_up=0 cnt_minhop=0
 last=none last_line="" in_sweep=0 since_outcome_minhop=0 sweep_ok=1
-declare -A decl_all=()
-pat="building routing with 'fors'|fors: routed|fors: cannot route this fabric|fors: tables not installed|fors: verification|-> SUBNET UP|ERRORS DURING INITIALIZATION|minhop tables configured"
+declare -A decl_all=() rel_all=()
+cnt_release=0
+pat="building routing with 'fors'|fors: routed|fors: cannot route this fabric|fors: tables not installed|fors: verification|-> SUBNET UP|ERRORS DURING INITIALIZATION|minhop tables configured|held cables put back into use early"
 poll_log() {
 	local size chunk="$S/.chunk" part line r
 	size=$(stat -c %s "$lab_dir/osm.log" 2>/dev/null) || return 0
@@ -431,6 +432,12 @@ poll_log() {
 			cnt_notinst=$((cnt_notinst + 1)) last=notinst last_line=$line
 			since_outcome_minhop=0
 			fail verification "the plugin's own verification failed: ${line#*fors: }" ;;
+		*"held cables put back into use early"*)
+			# fors could not route with the held cables left out
+			cnt_release=$((cnt_release + 1))
+			r=$(reason_class "${line#*fors: }")
+			r=${r%: held cables put back into use early}
+			rel_all[$r]=$((${rel_all[$r]:-0} + 1)) ;;
 		*"fors: verification: "*)
 			echo "  $line" >>"$S/failures.txt" ;;
 		*"minhop tables configured"*)
@@ -793,6 +800,12 @@ summary() {
 	echo "sweeps (fors routings attempted): $cnt_attempt: routed $cnt_routed, declined $cnt_decline, tables not installed $cnt_notinst; minhop routed $cnt_minhop"
 	echo "checks: $checks after settling: $verified routings verified (fors check of OpenSM's dump; $ibroute_checks also through ibroute), $settled_declines declines verified, $stale stale declines"
 	echo "failures: $fails: verification ${failed[verification]}, decline ${failed[decline]}, stale decline ${failed[stale]}, other ${failed[other]}"
+	if [ $cnt_release -gt 0 ]; then
+		echo "held cables put back into use early (not routable without them): $cnt_release, by reason:"
+		for r in "${!rel_all[@]}"; do
+			echo "  ${rel_all[$r]}: $r"
+		done
+	fi
 	if [ $cnt_decline -gt 0 ]; then
 		echo "declines, by reason (all / in force after settling):"
 		for r in "${!decl_all[@]}"; do
