@@ -61,6 +61,15 @@ int fors_fabric_analyse(const struct fors_topology *live,
 			const struct fors_topology *ref,
 			struct fors_fabric **out, struct fors_error *err);
 
+enum { FORS_NOUPLINK = 1, FORS_NOCOMMON = 2 };
+
+/*
+ * Set impacted, f and m from the live planes of the leaves that serve
+ * hosts. FORS_NOUPLINK when leaf *bad serves hosts without a live plane,
+ * FORS_NOCOMMON when leaves *bad and *bad2 share none; 0 otherwise.
+ */
+int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2);
+
 void fors_fabric_free(struct fors_fabric *fb);
 
 #endif

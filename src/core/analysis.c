@@ -359,36 +359,50 @@ static int common_plane(const struct fors_fabric *fb, uint32_t x, uint32_t y)
 }
 
 /* f and m over the leaves that serve hosts: a dead leaf constrains nothing. */
-static int reduction(struct an *a)
+int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 {
-	struct fors_fabric *fb = a->fb;
 	uint32_t l, l2, p, min = UINT32_MAX;
 
+	fb->m = 0;
+	memset(fb->impacted, 0, fb->q);
 	for (l = 0; l < fb->m1; l++) {
 		uint32_t c;
 
 		if (!serves_hosts(fb, l))
 			continue;
 		c = live_planes(fb, l);
-		if (c == 0) {
-			const struct fors_node *x = &a->e->nodes[a->eleaf[l]];
-
-			fors_error_set(a->err, "leaf \"%s\" (%s) has hosts but no live uplink",
-				       name(x), x->id);
-			return FORS_EINVAL;
-		}
+		*bad = l;
+		if (c == 0)
+			return FORS_NOUPLINK;
 		min = c < min ? c : min;
 		for (p = 0; p < fb->q; p++)
 			fb->impacted[p] |= !fors_plane_live(fb, l, p);
-		for (l2 = 0; l2 < l; l2++)
+		for (l2 = 0; l2 < l; l2++) {
+			*bad2 = l2;
 			if (serves_hosts(fb, l2) && !common_plane(fb, l, l2))
-				return refuse2(a, &a->e->nodes[a->eleaf[l2]],
-					       &a->e->nodes[a->eleaf[l]],
-					       "these leaves share no live plane");
+				return FORS_NOCOMMON;
+		}
 	}
 	fb->f = min != UINT32_MAX && min < fb->m0 ? fb->m0 - min : 0;
 	for (p = 0; p < fb->q; p++)
 		fb->m += fb->impacted[p];
+	return 0;
+}
+
+static int reduction(struct an *a)
+{
+	uint32_t l = 0, l2 = 0;
+	int r = fors_fabric_measure(a->fb, &l, &l2);
+	const struct fors_node *x = &a->e->nodes[a->eleaf[l]];
+
+	if (r == FORS_NOUPLINK) {
+		fors_error_set(a->err, "leaf \"%s\" (%s) has hosts but no live uplink",
+			       name(x), x->id);
+		return FORS_EINVAL;
+	}
+	if (r == FORS_NOCOMMON)
+		return refuse2(a, &a->e->nodes[a->eleaf[l2]], x,
+			       "these leaves share no live plane");
 	return 0;
 }
 
