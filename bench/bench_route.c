@@ -97,7 +97,7 @@ static int run(const struct fors_topology *ref, const uint8_t *failed,
 	       const uint8_t *dead, struct cls *simple, struct cls *complex,
 	       int verified)
 {
-	struct fors_route_opts o = { 5, 0 };
+	struct fors_route_opts o = { .lmc = 5, .renumber_lids = 0 };
 	struct fors_topology *live = topology(failed, dead);
 	struct fors_route *r;
 	struct fors_error err;

@@ -299,7 +299,7 @@ START_TEST(random_no_full_leaf)
 		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, dead };
 		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL };
 		struct fors_topology *live, *ref;
-		struct fors_route_opts o = { 3, 0 };
+		struct fors_route_opts o = { .lmc = 3, .renumber_lids = 0 };
 		struct fors_route *r;
 		struct fors_error err;
 

@@ -30,7 +30,7 @@ static struct fors_topology *ft44(int cut)
 static char *schedule_text(const struct fors_topology *live,
 			   const struct fors_topology *ref)
 {
-	struct fors_route_opts o = { 2, 0 };
+	struct fors_route_opts o = { .lmc = 2, .renumber_lids = 0 };
 	struct fors_route *r;
 	struct fors_error err;
 	char *buf = NULL;
@@ -141,7 +141,7 @@ END_TEST
 START_TEST(digest_of_the_file)
 {
 	struct fors_topology *live = ft44(1);
-	struct fors_route_opts o = { 2, 0 };
+	struct fors_route_opts o = { .lmc = 2, .renumber_lids = 0 };
 	struct fors_schedule *back;
 	struct fors_route *r;
 	struct fors_error err;
@@ -182,7 +182,7 @@ START_TEST(release_when_unroutable)
 	struct fors_netgen h = { 2, 2, 2, 1, NULL, 0, NULL, NULL };
 	struct fors_topology *ref = gen_topology(&h), *live = gen_topology(&g);
 	struct fors_cables *cs = fors_cables_new();
-	struct fors_route_opts o = { 1, 0 };
+	struct fors_route_opts o = { .lmc = 1, .renumber_lids = 0 };
 	struct fors_route *r;
 	struct fors_error err;
 	int64_t wake;

@@ -48,7 +48,7 @@ static void refused(const struct fors_topology *live,
 		    const struct fors_topology *ref, uint32_t lmc,
 		    const char *want)
 {
-	struct fors_route_opts o = { lmc, 0 };
+	struct fors_route_opts o = { .lmc = lmc, .renumber_lids = 0 };
 	struct fors_route *r;
 	struct fors_error err;
 
@@ -191,7 +191,7 @@ END_TEST
 START_TEST(lmc_change)
 {
 	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
-	struct fors_route_opts o = { 2, 1 };
+	struct fors_route_opts o = { .lmc = 2, .renumber_lids = 1 };
 	struct fors_route *r;
 	struct fors_error err;
 
@@ -235,7 +235,7 @@ END_TEST
 /* The schedule file and the LFT dump of live, as text. */
 static void outputs(const struct fors_topology *live, char **sched, char **lfts)
 {
-	struct fors_route_opts o = { 3, 1 };
+	struct fors_route_opts o = { .lmc = 3, .renumber_lids = 1 };
 	struct fors_route *r;
 	struct fors_error err;
 	size_t len;

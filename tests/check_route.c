@@ -119,7 +119,7 @@ START_TEST(random_fabrics)
 					 failed, NULL };
 		struct fors_netgen h = g;
 		struct fors_topology *live, *ref;
-		struct fors_route_opts o;
+		struct fors_route_opts o = { 0 };
 		struct fors_route *r;
 		struct fors_error err;
 		uint32_t i;
@@ -300,7 +300,7 @@ START_TEST(mftree_after_failures)
 		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, NULL };
 		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL };
 		struct fors_topology *live, *ref;
-		struct fors_route_opts o = { 3, 0 };
+		struct fors_route_opts o = { .lmc = 3, .renumber_lids = 0 };
 		struct fors_route *r;
 		struct fors_error err;
 		uint32_t shared = 0;
@@ -363,7 +363,7 @@ START_TEST(refusals)
 	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2.txt");
 	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
 	struct fors_topology *big = gen_topology(&g);
-	struct fors_route_opts o = { 1, 0 };
+	struct fors_route_opts o = { .lmc = 1, .renumber_lids = 0 };
 	struct fors_route *r;
 	struct fors_error err;
 
@@ -385,7 +385,7 @@ END_TEST
 START_TEST(checks_opensm_dump)
 {
 	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
-	struct fors_route_opts o = { 1, 0 };
+	struct fors_route_opts o = { .lmc = 1, .renumber_lids = 0 };
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
 	struct fors_route *r;

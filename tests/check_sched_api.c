@@ -184,7 +184,7 @@ static struct fors_route *route(const struct fors_netgen *g,
 				const struct fors_netgen *ref, uint32_t lmc)
 {
 	struct fors_topology *live = gen_topology(g), *r = gen_topology(ref);
-	struct fors_route_opts o = { lmc, 0 };
+	struct fors_route_opts o = { .lmc = lmc, .renumber_lids = 0 };
 	struct fors_route *rt;
 	struct fors_error err;
 

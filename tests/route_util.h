@@ -47,7 +47,7 @@ static inline struct fors_route *route_ok(const struct fors_topology *live,
 					  const struct fors_topology *ref,
 					  uint32_t lmc, const char *what)
 {
-	struct fors_route_opts o = { lmc, 0 };
+	struct fors_route_opts o = { .lmc = lmc, .renumber_lids = 0 };
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
 	struct fors_route *r;

@@ -8,6 +8,7 @@
 enum fors_method {
 	FORS_METHOD_ALG2,	/* the FORS paper's Algorithm 2 */
 	FORS_METHOD_LEC,	/* our list edge colouring solver */
+	FORS_METHOD_ILP,	/* the ILP cache (doc/ilp.md) */
 };
 
 struct fors_assign_info {
@@ -15,6 +16,7 @@ struct fors_assign_info {
 	uint32_t split;		/* phases added because one had no solution */
 	uint32_t unproven;	/* splits into more sub-phases than proven
 				   necessary: the solver's budget ran out */
+	uint32_t *subs;		/* NULL, or [phases]: each one's sub-phases */
 };
 
 const char *fors_method_name(enum fors_method m);

@@ -21,6 +21,14 @@ struct fors_route {
 struct fors_route_opts {
 	uint32_t lmc;
 	int renumber_lids;	/* ignore the topology's LIDs */
+	/*
+	 * Planes from elsewhere for a complex scenario (m > f), the plugin's
+	 * ILP cache: 0 when it replaced *s by a routed schedule that
+	 * fors_schedule_fits fb; anything else routes natively.
+	 */
+	int (*planes)(void *ctx, const struct fors_fabric *fb,
+		      struct fors_schedule **s);
+	void *ctx;
 };
 
 int fors_route_compute(const struct fors_topology *live,

@@ -2,6 +2,7 @@
 #ifndef FORS_VERIFY_H
 #define FORS_VERIFY_H
 
+#include "fors/fabric.h"
 #include "fors/schedule.h"
 
 /*
@@ -16,5 +17,14 @@
  */
 int fors_schedule_verify(const struct fors_schedule *s,
 			 struct fors_error *err);
+
+/*
+ * A routed schedule that came from elsewhere (the ILP cache) checked for
+ * fb: what fors_schedule_verify checks, for fb's present hosts, and every
+ * inter-leaf transfer on a plane alive at both its leaves, no plane twice
+ * at one leaf on one side in a phase: no shared link.
+ */
+int fors_schedule_fits(const struct fors_fabric *fb,
+		       const struct fors_schedule *s, struct fors_error *err);
 
 #endif

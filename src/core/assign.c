@@ -51,7 +51,9 @@ struct asg {
 
 const char *fors_method_name(enum fors_method m)
 {
-	return m == FORS_METHOD_ALG2 ? "alg2" : "lec";
+	static const char *const name[] = { "alg2", "lec", "ilp" };
+
+	return name[m];
 }
 
 static uint32_t leaf_of(const struct asg *a, uint32_t sid)
@@ -361,6 +363,8 @@ static int phase(struct asg *a, uint32_t p)
 			return r;
 		a->info->split += k - 1;
 	}
+	if (a->info->subs)
+		a->info->subs[p] = k;
 	for (sub = 0; sub < k; sub++) {
 		emit(a, p, sub);
 		r = new_phase(a);

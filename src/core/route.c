@@ -35,6 +35,26 @@ static int schedule(struct fors_route *r, struct fors_error *err)
 	return e;
 }
 
+/* The hook's schedule, or the native assignment. */
+static int planes(struct fors_route *r, const struct fors_route_opts *o,
+		  struct fors_error *err)
+{
+	uint32_t n = r->s->nphases;
+	size_t i;
+
+	if (!o->planes || r->fb->m <= r->fb->f || o->planes(o->ctx, r->fb, &r->s))
+		return fors_assign_planes(r->fb, r->s, &r->assign, err);
+	r->assign.method = FORS_METHOD_ILP;
+	r->assign.split = r->s->nphases - n;
+	r->assign.unproven = 0;
+	for (i = 0; i < r->s->nextra; i++) {
+		free(r->s->extra[i].key);
+		free(r->s->extra[i].value);
+	}
+	r->s->nextra = 0;
+	return 0;
+}
+
 /* `method`, and `split` when phases had to be added. */
 static int keys(struct fors_route *r)
 {
@@ -64,7 +84,7 @@ int fors_route_compute(const struct fors_topology *live,
 	if (!e)
 		e = schedule(r, err);
 	if (!e)
-		e = fors_assign_planes(r->fb, r->s, &r->assign, err);
+		e = planes(r, o, err);
 	if (!e)
 		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
 				    &r->lfts, err);

@@ -200,3 +200,71 @@ int fors_schedule_verify(const struct fors_schedule *s,
 	free(c.lin);
 	return r;
 }
+
+static int check_planes(const struct fors_fabric *fb,
+			const struct fors_schedule *s, uint32_t *up,
+			uint32_t *down, struct fors_error *err)
+{
+	uint32_t p;
+	size_t i;
+
+	for (p = 0; p < s->nphases; p++)
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			const struct fors_xfer *x = &s->xfers[i];
+			uint32_t ls = x->src / fb->m0, ld = x->dst / fb->m0;
+			uint32_t pl = (uint32_t)x->plane;
+
+			if (ls == ld)
+				continue;
+			if (!fors_plane_live(fb, ls, pl) ||
+			    !fors_plane_live(fb, ld, pl)) {
+				fors_error_set(err, "phase %u: %u -> %u on plane %u, which is not alive at both leaves",
+					       p, x->src, x->dst, pl);
+				return FORS_EVERIFY;
+			}
+			if (up[ls * fb->q + pl] == p + 1 ||
+			    down[ld * fb->q + pl] == p + 1) {
+				fors_error_set(err, "phase %u: %u -> %u shares plane %u with another transfer",
+					       p, x->src, x->dst, pl);
+				return FORS_EVERIFY;
+			}
+			up[ls * fb->q + pl] = down[ld * fb->q + pl] = p + 1;
+		}
+	return 0;
+}
+
+int fors_schedule_fits(const struct fors_fabric *fb,
+		       const struct fors_schedule *s, struct fors_error *err)
+{
+	struct fors_schedule v = *s;
+	size_t cells = (size_t)fb->m1 * fb->q + 1;
+	uint32_t *up, *down, i;
+	int r;
+
+	if (s->m0 != fb->m0 || s->m1 != fb->m1 || s->f != fb->f ||
+	    s->q != fb->q) {
+		fors_error_set(err, "the schedule is for another fabric (m0 %u m1 %u f %u planes %u, here %u %u %u %u)",
+			       s->m0, s->m1, s->f, s->q, fb->m0, fb->m1, fb->f,
+			       fb->q);
+		return FORS_EVERIFY;
+	}
+	v.hosts = calloc(fb->nhosts + 1, sizeof(*v.hosts));
+	up = calloc(cells, sizeof(uint32_t));
+	down = calloc(cells, sizeof(uint32_t));
+	r = v.hosts && up && down ? 0 : FORS_ENOMEM;
+	if (r)
+		fors_error_set(err, "out of memory while verifying");
+	v.nhosts = fb->nhosts;
+	for (i = 0; !r && i < fb->nhosts; i++) {
+		v.hosts[i].sid = fb->hosts[i].sid;
+		v.hosts[i].lid = fb->hosts[i].lid;
+	}
+	if (!r)
+		r = fors_schedule_verify(&v, err);
+	if (!r)
+		r = check_planes(fb, s, up, down, err);
+	free(v.hosts);
+	free(up);
+	free(down);
+	return r;
+}

@@ -76,7 +76,10 @@ static void forget_foreign(struct fors_plugin *p)
 
 static int route(struct fors_plugin *p, struct fors_error *err)
 {
-	struct fors_route_opts o = { p->osm->subn.opt.lmc, 0 };
+	struct fors_route_opts o = { .lmc = p->osm->subn.opt.lmc,
+				     .planes = p->ilp_argv ? fors_cache_planes :
+					       NULL,
+				     .ctx = p };
 	const struct fors_topology *ref = NULL;
 	int e;
 
