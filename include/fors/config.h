@@ -13,7 +13,14 @@ struct fors_config {
 	int verify;		/* check the routing before installing it */
 	unsigned link_holddown_s;	/* a cable back up carries data again
 					   after this long (FORS_HOLDDOWN) */
+	char *ilp_cache;	/* default: none, no ILP cache */
+	char *ilp_lookup;	/* default: FORS_ILP_LOOKUP */
+	unsigned ilp_timeout_ms;	/* FORS_ILP_TIMEOUT */
 };
+
+/* A sweep waits at most this long for the cache (doc/ilp.md). */
+#define FORS_ILP_TIMEOUT 2000
+#define FORS_ILP_TIMEOUT_MAX 60000
 
 /*
  * The LHCb failure study: 90% of the failures of a flapping link follow

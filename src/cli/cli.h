@@ -22,5 +22,6 @@ int cmd_route(int argc, char **argv);
 int cmd_netgen(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_ilp(int argc, char **argv);
 
 #endif

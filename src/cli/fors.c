@@ -18,6 +18,7 @@ static const char usage_main[] =
 	"  eval       predict an all-to-all's throughput through an LFT dump\n"
 	"  netgen     write an ibsim net file for a fat tree\n"
 	"  status     show the plugin's state file: cables down and held\n"
+	"  ilp        the ILP cache: precompute, lookup, list\n"
 	"\n"
 	"Options:\n"
 	"  -h, --help      show this help\n"
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
 		return cmd_eval(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "status"))
 		return cmd_status(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "ilp"))
+		return cmd_ilp(argc - 1, argv + 1);
 	return usage_error(NULL, "unknown command '%s' (see 'fors --help')",
 			   argv[1]);
 }

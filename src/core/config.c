@@ -38,6 +38,7 @@ void fors_config_defaults(struct fors_config *c)
 	memset(c, 0, sizeof(*c));
 	c->verify = 1;
 	c->link_holddown_s = FORS_HOLDDOWN;
+	c->ilp_timeout_ms = FORS_ILP_TIMEOUT;
 }
 
 void fors_config_free(struct fors_config *c)
@@ -45,6 +46,8 @@ void fors_config_free(struct fors_config *c)
 	free(c->schedule_file);
 	free(c->reference_topology);
 	free(c->state_file);
+	free(c->ilp_cache);
+	free(c->ilp_lookup);
 	fors_config_defaults(c);
 }
 
@@ -77,17 +80,17 @@ static int bool_key(struct cp *p, const char *key, const char *v, int *dst)
 	return 0;
 }
 
-static int seconds_key(struct cp *p, const char *key, const char *v,
-		       unsigned *dst)
+static int number_key(struct cp *p, const char *key, const char *v,
+		      unsigned lo, unsigned hi, const char *unit, unsigned *dst)
 {
 	char *e;
 	unsigned long n;
 
 	errno = 0;
 	n = isdigit((unsigned char)*v) ? strtoul(v, &e, 10) : 0;
-	if (!isdigit((unsigned char)*v) || *e || errno || n > FORS_HOLDDOWN_MAX)
-		say(p, 1, "%s: expected seconds 0..%u, got '%s'; using the default",
-		    key, FORS_HOLDDOWN_MAX, v);
+	if (!isdigit((unsigned char)*v) || *e || errno || n < lo || n > hi)
+		say(p, 1, "%s: expected %s %u..%u, got '%s'; using the default",
+		    key, unit, lo, hi, v);
 	else
 		*dst = (unsigned)n;
 	return 0;
@@ -110,7 +113,15 @@ static int pair(struct cp *p, const char *key, const char *v)
 	if (!strcmp(key, "verify"))
 		return bool_key(p, key, v, &c->verify);
 	if (!strcmp(key, "link_holddown_s"))
-		return seconds_key(p, key, v, &c->link_holddown_s);
+		return number_key(p, key, v, 0, FORS_HOLDDOWN_MAX, "seconds",
+				  &c->link_holddown_s);
+	if (!strcmp(key, "ilp_cache"))
+		return path_key(p, key, v, &c->ilp_cache);
+	if (!strcmp(key, "ilp_lookup"))
+		return path_key(p, key, v, &c->ilp_lookup);
+	if (!strcmp(key, "ilp_timeout_ms"))
+		return number_key(p, key, v, 1, FORS_ILP_TIMEOUT_MAX,
+				  "milliseconds", &c->ilp_timeout_ms);
 	say(p, 0, "unknown key '%s' ignored", key);
 	return 0;
 }

@@ -26,12 +26,20 @@ struct fors_plugin {
 	uint64_t generation;		/* of the last schedule written */
 	uint64_t digest;	/* of that schedule, generation left out */
 	int have_digest;
+	char **ilp_argv;	/* the lookup command, NULL: no ILP cache */
 	/* One routing, from build_lid_matrices to ucast_build_fwd_tables: */
 	struct fors_topology *live;
 	struct fors_topology *next_seen;
 	struct fors_route *route;
 	double t[6];		/* when each step of it ended, ms */
 };
+
+/* The ILP cache's lookup command line (src/plugin/cache.c). */
+char **fors_cache_argv(const char *cmd, const char *dir);
+
+/* The route hook: planes from the ILP cache, 0 when it routed. */
+int fors_cache_planes(void *ctx, const struct fors_fabric *fb,
+		      struct fors_schedule **s);
 
 /* Configuration, reference, state and generation resolved; NULL: no memory. */
 struct fors_plugin *fors_plugin_new(osm_opensm_t *osm);

@@ -156,6 +156,22 @@ static void wake_up(void *ctx)
 	osm_opensm_sweep(p->osm);
 }
 
+/* The lookup command for ilp_cache, or none. */
+static int setup_cache(struct fors_plugin *p)
+{
+	const char *cmd = p->cfg.ilp_lookup ? p->cfg.ilp_lookup :
+			  FORS_BINDIR "/fors ilp lookup";
+
+	if (!p->cfg.ilp_cache)
+		return 0;
+	p->ilp_argv = fors_cache_argv(cmd, p->cfg.ilp_cache);
+	if (!p->ilp_argv)
+		return FORS_ENOMEM;
+	LOG(p, OSM_LOG_INFO, "ILP cache %s for complex scenarios: lookup %s, at most %u ms\n",
+	    p->cfg.ilp_cache, cmd, p->cfg.ilp_timeout_ms);
+	return 0;
+}
+
 struct fors_plugin *fors_plugin_new(osm_opensm_t *osm)
 {
 	struct fors_plugin *p = calloc(1, sizeof(*p));
@@ -166,7 +182,8 @@ struct fors_plugin *fors_plugin_new(osm_opensm_t *osm)
 	fors_config_defaults(&p->cfg);
 	cl_timer_construct(&p->timer);
 	p->cables = fors_cables_new();
-	if (!p->cables || load_config(p) || resolve_paths(p)) {
+	if (!p->cables || load_config(p) || resolve_paths(p) ||
+	    setup_cache(p)) {
 		LOG(p, OSM_LOG_ERROR, "out of memory\n");
 		fors_plugin_free(p);
 		return NULL;
@@ -191,6 +208,9 @@ void fors_plugin_free(struct fors_plugin *p)
 		cl_timer_destroy(&p->timer);
 	fors_cables_free(p->cables);
 	fors_config_free(&p->cfg);
+	if (p->ilp_argv)
+		free(p->ilp_argv[0]);
+	free(p->ilp_argv);
 	free(p->schedule_path);
 	free(p->rejected_path);
 	fors_topology_free(p->ref);

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_ILP_STORE_H
+#define FORS_ILP_STORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "key.h"
+#include "solver.h"
+
+/*
+ * The cache directory: phases/<key> holds one solved phase, scenarios/<key>
+ * one scenario class precomputed in full (doc/ilp.md has both formats).
+ * Entries are untrusted input: read with bounds, checked against the
+ * instance they claim to solve, refused when anyone but their owner may
+ * write them or their owner is neither root nor us.
+ */
+struct ilp_store {
+	char *dir;
+	int strict;		/* refuse entries others may have written */
+};
+
+enum { ILP_HIT = 0, ILP_MISS = 1 };
+
+/*
+ * Open dir; with create, make it and its subdirectories (mode 0755).
+ * FORS_EINVAL with err when the directory is not safe to trust.
+ */
+int ilp_store_open(struct ilp_store *st, const char *dir, int create,
+		   struct fors_error *err);
+void ilp_store_close(struct ilp_store *st);
+
+/* A solved phase: verdict, and colour[n] (canonical) when feasible. */
+struct ilp_entry {
+	enum ilp_verdict verdict;
+	char solver[16];
+	double seconds;		/* the solver's time for it */
+};
+
+/*
+ * ILP_HIT with e (and colour[ph->n] when feasible, checked proper),
+ * ILP_MISS, or FORS_EFORMAT / FORS_EINVAL (unsafe) with err naming the file.
+ */
+int ilp_store_get(const struct ilp_store *st, const struct ilp_phase *ph,
+		  struct ilp_entry *e, uint32_t *colour,
+		  struct fors_error *err);
+int ilp_store_put(const struct ilp_store *st, const struct ilp_phase *ph,
+		  const struct ilp_entry *e, const uint32_t *colour,
+		  struct fors_error *err);
+
+/* Scenario classes: present (ILP_HIT) or not; the summary line stored. */
+int ilp_store_has_scenario(const struct ilp_store *st, uint64_t hash,
+			   const char *text, struct fors_error *err);
+int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
+			   const char *text, const char *summary,
+			   struct fors_error *err);
+
+/*
+ * Every entry checked (format, checksum, solution against its instance):
+ * one line per entry on out, "KIND KEY VERDICT" sorted by key; the number
+ * of bad entries in *bad, each reported on errs.
+ */
+int ilp_store_list(const struct ilp_store *st, FILE *out, FILE *errs,
+		   uint32_t *bad, struct fors_error *err);
+
+/*
+ * A phase entry read from anywhere (a fuzzer, `fors ilp list`): parsed,
+ * its instance rebuilt, its solution checked against it. ILP_HIT with *v,
+ * or FORS_EFORMAT with err naming name.
+ */
+int ilp_entry_check(char *buf, size_t len, const char *name,
+		    enum ilp_verdict *v, struct fors_error *err);
+
+#endif
