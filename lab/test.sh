@@ -6,8 +6,9 @@
 # against the fors-routed subnet; a bad configuration file, named through
 # event_plugin_options; a fabric fors declines (OpenSM falls back to
 # minhop); a control: minhop's credit loop after a cut, which fors check
-# must find. LAB_VALGRIND=1 runs OpenSM under valgrind memcheck and fails on
-# any error in fors's code.
+# must find; the ILP cache consulted and refused. LAB_VALGRIND=1 runs
+# OpenSM under valgrind memcheck and fails on any error in fors's code.
+# LAB_ONLY=FUNCTION runs one test (ilp_cache, flapping, ...).
 set -u
 . "$(dirname "$0")/lab.sh"
 
@@ -258,7 +259,59 @@ control() {
 	lab_stop
 }
 
-if [ "${LAB_VALGRIND:-0}" = 1 ]; then
+# The ILP cache (doc/ilp.md): a complex scenario routed from a cache that
+# CBC precomputed, verified; then a corrupt entry and a world-writable cache,
+# each refused with a log line, the native solver routing instead.
+ilp_cache() {
+	local c cut1 cut2
+	lab_init "${LAB_DIR:-lab-out}/ilp"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
+	c="$lab_dir/ilp-cache"
+	rm -rf "$c"
+	if ! "$FORS" ilp precompute --reference "$lab_dir/net" --max-failures 2 \
+		--cache "$c" >"$lab_dir/precompute.txt" 2>&1; then
+		ko "ilp: precompute failed: see $lab_dir/precompute.txt"
+		return
+	fi
+	printf 'link_holddown_s 0\nstate_file %s\nilp_cache %s\nilp_lookup %s ilp lookup\n' \
+		"$lab_dir/fors-state" "$c" "$FORS" >"$lab_dir/fors.conf"
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" fors 2
+	cut1="Unlink \"L01\"[$(leaf_port 4 1)]" cut2="Unlink \"L02\"[$(leaf_port 4 2)]"
+	name=ilp state complex-cached "$cut1" "$cut2"
+	case "$(lab_summary)" in
+	*"method ilp,"*) grep -q "routed from the ILP cache $c" "$lab_dir/osm.log" &&
+		ok "ilp: routed from the cache: $(grep -o 'routed from the ILP cache.*' "$lab_dir/osm.log" | tail -n 1)" ||
+		ko "ilp: no log line naming the cache" ;;
+	*) ko "ilp: not routed from the cache: $(lab_summary)" ;;
+	esac
+	for f in "$c"/phases/*; do printf x >>"$f"; done
+	ilp_refused corrupt "not used (exit 5"
+	rm -rf "$c"
+	"$FORS" ilp precompute --reference "$lab_dir/net" --max-failures 2 \
+		--cache "$c" >"$lab_dir/precompute2.txt" 2>&1 || ko "ilp: second precompute failed"
+	chmod 0777 "$c"
+	ilp_refused world-writable "ILP cache $c refused"
+	lab_stop
+}
+
+# ilp_refused NAME LOG: OpenSM restarted on the same cuts routes natively,
+# saying why in its log, and its tables verify.
+ilp_refused() {
+	lab_stop_opensm
+	lab_opensm "$(lab_first_host)" fors 2
+	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || lab_die "no routing after the restart"
+	name=ilp state "$1"
+	if grep -q "$2" "$lab_dir/osm.log" && case "$(lab_summary)" in *"method lec,"*) true ;; *) false ;; esac; then
+		ok "ilp $1: refused, routed natively: $(grep -o "$2.*" "$lab_dir/osm.log" | tail -n 1)"
+	else
+		ko "ilp $1: expected \"$2\" and method lec: $(lab_summary)"
+	fi
+}
+
+if [ -n "${LAB_ONLY:-}" ]; then
+	$LAB_ONLY
+elif [ "${LAB_VALGRIND:-0}" = 1 ]; then
 	fabric ft-4-4-valgrind 4 4 4 2
 else
 	fabric ft-4-4 4 4 4 2
@@ -269,6 +322,7 @@ else
 	flapping
 	foreign_state
 	standby
+	ilp_cache
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
 
 #include "fors/ilp.h"

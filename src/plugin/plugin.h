@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+/* First: it decides the layout of OpenSM's structures (osm_opensm_t). */
+#include <opensm/osm_config.h>
 #include <complib/cl_timer.h>
 #include <opensm/osm_opensm.h>
 
