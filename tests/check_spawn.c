@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,44 @@ START_TEST(input_closed_early)
 	ck_assert_str_eq(res.out, "done\n");
 	free(res.out);
 	free(in);
+	no_child();
+}
+END_TEST
+
+/* Threads running programs at once each get their own child's output. */
+static void *runner(void *arg)
+{
+	const char *argv[] = { "cat", NULL };
+	struct fors_spawn_result res;
+	struct fors_error err;
+	char in[4096];
+	long k, bad = 0;
+
+	for (k = 0; k < 8; k++) {
+		memset(in, 'a' + (int)(long)arg, sizeof(in));
+		in[0] = (char)('0' + k);
+		if (spawn(argv, in, sizeof(in), 10000, sizeof(in), &res, &err) ||
+		    res.status != FORS_SPAWN_EXITED ||
+		    res.nout != sizeof(in) || memcmp(res.out, in, sizeof(in)))
+			bad++;
+		free(res.out);
+	}
+	return (void *)bad;
+}
+
+START_TEST(threads)
+{
+	pthread_t t[4];
+	void *bad;
+	long i;
+
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, runner,
+						(void *)i), 0);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(pthread_join(t[i], &bad), 0);
+		ck_assert_ptr_null(bad);
+	}
 	no_child();
 }
 END_TEST
@@ -1012,7 +1051,8 @@ START_TEST(gurobi_hostile)
 	char *opt = fixture("gurobi-optimal.log");
 	char *s;
 
-	refused(GUROBI, NULL, opt, 4, "empty");
+	refused(GUROBI, NULL, opt, 4, "no solution file");
+	refused(GUROBI, "", opt, 4, "empty");
 	refused(GUROBI, sol, NULL, 4, "no verdict");
 	refused(GUROBI, sol, "Optimize a model\n", 4, "no verdict");
 	refused(GUROBI, sol, "Optimal solution found\nModel is infeasible",
@@ -1065,6 +1105,7 @@ static Suite *spawn_suite(void)
 	tcase_add_test(tc, input_closed_early);
 	tcase_add_test(tc, no_inherited_descriptor);
 	tcase_add_test(tc, signals_left_alone);
+	tcase_add_test(tc, threads);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(sv, 120);
 	tcase_add_loop_test(sv, real_feasible, 0, nreal);

@@ -433,6 +433,9 @@ static void report(const struct pc *pc, const struct classes *cs,
 			t->scen_s / d * (double)pc->population);
 	fprintf(pc->out, "sub-phases added: native %u, ILP %u\n",
 		t->split_native, t->split_ilp);
+	fprintf(pc->out, "the cache holds %u distinct phases, %u complete scenarios\n",
+		ilp_store_count(&pc->store, "phases"),
+		ilp_store_count(&pc->store, "scenarios"));
 	fprintf(pc->out, "native/ILP disagreements: %u\n", t->disagree);
 }
 

@@ -98,6 +98,8 @@ static int begin(struct parse *ps, const char *who, const char *text,
 	*ps = (struct parse){ .who = who, .p = text, .n = n, .x = x,
 			      .err = err };
 	memset(x, 0, n);
+	if (!text)
+		return bad(ps, "no solution file");
 	if (!len)
 		return bad(ps, "empty");
 	if (text[len - 1] != '\n')

@@ -605,3 +605,18 @@ int ilp_store_list(const struct ilp_store *st, FILE *out, FILE *errs,
 	*bad = ls.bad;
 	return r;
 }
+
+uint32_t ilp_store_count(const struct ilp_store *st, const char *sub)
+{
+	char *path = join(st->dir, sub, NULL);
+	DIR *d = path ? opendir(path) : NULL;
+	struct dirent *de;
+	uint32_t n = 0;
+
+	while (d && (de = readdir(d)))
+		n += !strchr(de->d_name, '.');
+	if (d)
+		closedir(d);
+	free(path);
+	return n;
+}
