@@ -146,5 +146,38 @@ expect 2 "--fail: '9' is out of range 0..3" $N --fail 9:1
 expect 2 "--fail: missing fields" $N --fail 1
 expect 2 "--spines is required" netgen --hosts-per-leaf 4 --leaves 4
 
+# fors ilp: usage, and lookup's documented statuses with one line saying why.
+expect 2 "missing command" ilp
+expect 2 "unknown command 'frob'" ilp frob
+expect 2 "--cache is required" ilp lookup
+expect 2 "--reference, --max-failures and --cache are required" ilp precompute --cache "$tmp/c"
+expect 2 "--shard wants I/N" ilp precompute --reference "$tmp/h.net" --max-failures 1 --cache "$tmp/c" --shard 3/3
+expect 2 "--max-failures: '0' is out of range" ilp precompute --reference "$tmp/h.net" --max-failures 0 --cache "$tmp/c"
+fors netgen --hosts-per-leaf 3 --leaves 3 --spines 3 --fail 0:0,1:1 >"$tmp/ilp.net"
+fors ilp scenario --topology "$tmp/ilp.net" >"$tmp/ilp.scen" && grep -q '^leaf 0 hosts 111 planes 011$' "$tmp/ilp.scen" && ok || ko "ilp scenario"
+mkdir -m 0755 "$tmp/ilpc" "$tmp/ilpc/phases" "$tmp/ilpc/scenarios"
+lookup() {
+	want=$1 pat=$2
+	fors ilp lookup --cache "$tmp/ilpc" <"$tmp/ilp.scen" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	[ "$got" -eq "$want" ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q -- "$pat" "$tmp/out" && ok ||
+		ko "ilp lookup: exit $got, want $want with '$pat': $(cat "$tmp/out" "$tmp/err")"
+}
+lookup 3 "is not in the cache"
+chmod 0775 "$tmp/ilpc"
+lookup 4 "writable by its group: refused"
+chmod 0755 "$tmp/ilpc"
+if command -v cbc >/dev/null; then
+	fors ilp solve --cache "$tmp/ilpc" <"$tmp/ilp.scen" >"$tmp/solved" &&
+	fors ilp lookup --cache "$tmp/ilpc" <"$tmp/ilp.scen" >"$tmp/looked" &&
+	cmp -s "$tmp/solved" "$tmp/looked" && grep -q ' method ilp' "$tmp/looked" &&
+	fors check --schedule "$tmp/looked" >/dev/null && ok || ko "ilp solve, then lookup"
+	for f in "$tmp"/ilpc/phases/*; do sed -i 's/^verdict feasible/verdict feasiblx/' "$f"; done
+	lookup 5 "corrupt entry"
+	fors ilp list --cache "$tmp/ilpc" >/dev/null 2>&1 && ko "ilp list passes a corrupt cache" || ok
+else
+	ko "cbc (Debian coinor-cbc) is needed"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
