@@ -83,8 +83,10 @@ static char *in_dump_dir(struct fors_plugin *p, const char *name)
 		dir = ".";
 	n = strlen(dir) + strlen(name) + 2;
 	s = malloc(n);
+	/* OpenSM's default dump_files_dir, /var/log/, ends in a slash */
 	if (s)
-		snprintf(s, n, "%s/%s", dir, name);
+		snprintf(s, n, "%s%s%s", dir,
+			 dir[strlen(dir) - 1] == '/' ? "" : "/", name);
 	return s;
 }
 
