@@ -236,12 +236,14 @@ static int colours(const char *s, const struct ilp_phase *ph, uint32_t *c)
 	return *s ? -1 : 0;
 }
 
-static char *phase_path(const struct ilp_store *st, uint64_t hash)
+/* DIR/SUB/<key>: sub is "phases" or "scenarios". */
+static char *entry_path(const struct ilp_store *st, const char *sub,
+			uint64_t hash)
 {
 	char key[17];
 
 	snprintf(key, sizeof(key), "%016" PRIx64, hash);
-	return join(st->dir, "phases", key);
+	return join(st->dir, sub, key);
 }
 
 /* Parse buf (NUL at len) as the entry of ph: its instance must be ph's. */
@@ -283,7 +285,7 @@ int ilp_store_get(const struct ilp_store *st, const struct ilp_phase *ph,
 		  struct ilp_entry *e, uint32_t *colour,
 		  struct fors_error *err)
 {
-	char *path = phase_path(st, ph->hash), *buf;
+	char *path = entry_path(st, "phases", ph->hash), *buf;
 	size_t len = 0;
 	int r;
 
@@ -299,6 +301,17 @@ int ilp_store_get(const struct ilp_store *st, const struct ilp_phase *ph,
 	return r;
 }
 
+/* The body, then the checksum line that closes every entry. */
+static int frame(FILE *out, char *buf, size_t len)
+{
+	int r = fwrite(buf, 1, len, out) != len ||
+		fprintf(out, "checksum %016" PRIx64 "\n",
+			ilp_hash(buf, len, ILP_HASH_INIT)) < 0;
+
+	free(buf);
+	return r ? -1 : 0;
+}
+
 struct put {
 	const struct ilp_phase *ph;
 	const struct ilp_entry *e;
@@ -311,7 +324,6 @@ static int write_phase(FILE *out, const void *arg)
 	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *m = open_memstream(&buf, &len);
-	int r;
 
 	if (!m)
 		return -1;
@@ -324,13 +336,11 @@ static int write_phase(FILE *out, const void *arg)
 		fprintf(m, " %u", p->colour[i]);
 	fprintf(m, "\ninstance %zu\n", p->ph->len);
 	fwrite(p->ph->text, 1, p->ph->len, m);
-	if (fclose(m))
+	if (fclose(m)) {
+		free(buf);
 		return -1;
-	r = fwrite(buf, 1, len, out) != len ||
-	    fprintf(out, "checksum %016" PRIx64 "\n",
-		    ilp_hash(buf, len, ILP_HASH_INIT)) < 0;
-	free(buf);
-	return r ? -1 : 0;
+	}
+	return frame(out, buf, len);
 }
 
 int ilp_store_put(const struct ilp_store *st, const struct ilp_phase *ph,
@@ -338,7 +348,7 @@ int ilp_store_put(const struct ilp_store *st, const struct ilp_phase *ph,
 		  struct fors_error *err)
 {
 	struct put p = { ph, e, colour };
-	char *path = phase_path(st, ph->hash);
+	char *path = entry_path(st, "phases", ph->hash);
 	int r;
 
 	if (e->verdict == ILP_UNKNOWN) {
@@ -354,14 +364,6 @@ int ilp_store_put(const struct ilp_store *st, const struct ilp_phase *ph,
 	r = fors_write_atomic(path, write_phase, &p, err);
 	free(path);
 	return r;
-}
-
-static char *scenario_path(const struct ilp_store *st, uint64_t hash)
-{
-	char key[17];
-
-	snprintf(key, sizeof(key), "%016" PRIx64, hash);
-	return join(st->dir, "scenarios", key);
 }
 
 /* The scenario entry in buf: its instance must be text, when given. */
@@ -398,7 +400,7 @@ static int parse_scenario(char *buf, size_t len, const char *path,
 int ilp_store_has_scenario(const struct ilp_store *st, uint64_t hash,
 			   const char *text, struct fors_error *err)
 {
-	char *path = scenario_path(st, hash), *buf;
+	char *path = entry_path(st, "scenarios", hash), *buf;
 	size_t len = 0;
 	int r;
 
@@ -425,19 +427,16 @@ static int write_scenario(FILE *out, const void *arg)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	int r;
 
 	if (!m)
 		return -1;
 	fprintf(m, "fors-ilp-scenario 1\nkey %016" PRIx64 "\nsummary %s\ninstance %zu\n%s",
 		p->hash, p->summary, strlen(p->text), p->text);
-	if (fclose(m))
+	if (fclose(m)) {
+		free(buf);
 		return -1;
-	r = fwrite(buf, 1, len, out) != len ||
-	    fprintf(out, "checksum %016" PRIx64 "\n",
-		    ilp_hash(buf, len, ILP_HASH_INIT)) < 0;
-	free(buf);
-	return r ? -1 : 0;
+	}
+	return frame(out, buf, len);
 }
 
 int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
@@ -445,7 +444,7 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 			   struct fors_error *err)
 {
 	struct sput p = { hash, text, summary };
-	char *path = scenario_path(st, hash);
+	char *path = entry_path(st, "scenarios", hash);
 	int r;
 
 	if (!path) {
