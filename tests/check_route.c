@@ -38,9 +38,8 @@ static const struct scenario paper[] = {
 	{ "SW18,19,22,23", { { 0 } }, 0, { 18, 19, 22, 23 }, 4, 4, 4 },
 };
 
-START_TEST(paper_scenarios)
+static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc)
 {
-	const struct scenario *sc = &paper[_i];
 	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
 	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead };
 	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
@@ -54,19 +53,49 @@ START_TEST(paper_scenarios)
 		dead[sc->dead[i] - 18] = 1;
 	live = gen_topology(&g);
 	ref = gen_topology(&h);
-	r = route_ok(live, ref, 5, sc->name);
+	r = route_ok(live, ref, lmc, sc->name);
 	ck_assert_uint_eq(r->fb->f, sc->f);
 	ck_assert_uint_eq(r->fb->m, sc->m);
-	ck_assert_int_eq(r->assign.method, sc->m <= sc->f ? FORS_METHOD_ALG2 :
-						 FORS_METHOD_LEC);
 	ck_assert_uint_eq(r->assign.split, 0);
 	if (sc->f > 1)	/* the FORS theorem: floor(M0/M1) = 1 < f */
 		ck_assert_uint_eq(r->s->nphases, fors_pf(20, 18, sc->f));
 	else
 		ck_assert_uint_eq(r->s->nphases, 361);
-	fors_route_free(r);
-	fors_topology_free(live);
 	fors_topology_free(ref);
+	r->live = NULL;		/* the checks are done */
+	fors_topology_free(live);
+	return r;
+}
+
+START_TEST(paper_scenarios)
+{
+	const struct scenario *sc = &paper[_i];
+	struct fors_route *r = paper_route(sc, 5);
+
+	ck_assert_int_eq(r->assign.method, sc->m <= sc->f ? FORS_METHOD_ALG2 :
+						 FORS_METHOD_LEC);
+	ck_assert_ptr_null(r->om);
+	fors_route_free(r);
+}
+END_TEST
+
+/*
+ * The smallest LMC at which fors keeps each scenario's optimal phase count
+ * (doc/narrow-lmc.md), and LMC 3, the issue's target: 2 and 8 offsets for
+ * 20 planes.
+ */
+static const uint32_t narrow_lmc[] = { 2, 2, 1, 2, 2, 2, 3, 3 };
+
+START_TEST(paper_scenarios_narrow)
+{
+	const struct scenario *sc = &paper[_i / 2];
+	uint32_t lmc = _i % 2 ? 3 : narrow_lmc[_i / 2];
+	struct fors_route *r = paper_route(sc, lmc);
+
+	ck_assert_ptr_nonnull(r->om);
+	ck_assert_uint_eq(r->om->k, 1u << lmc);
+	ck_assert_uint_eq(r->lfts->lmc, lmc);
+	fors_route_free(r);
 }
 END_TEST
 
@@ -159,6 +188,104 @@ START_TEST(random_fabrics)
 		free(failed);
 	}
 	ck_assert_int_gt(routed, 20);
+}
+END_TEST
+
+/*
+ * One offset for a healthy fabric with a plane per slot: from every leaf,
+ * every host is reached through the plane of its slot (doc/narrow-lmc.md
+ * proves that Algorithm 1's phases are then congestion-free).
+ */
+static void slot_planes(const struct fors_route *r)
+{
+	const struct fors_fabric *fb = r->fb;
+	uint32_t l, h;
+
+	for (l = 0; l < fb->m1; l++)
+		for (h = 0; h < fb->nhosts; h++) {
+			int16_t p = r->om->plane[(size_t)l * fb->nhosts + h];
+
+			if (fb->hosts[h].sid / fb->m0 == l)
+				ck_assert_int_eq(p, -1);
+			else
+				ck_assert_int_eq(p, fb->hosts[h].sid % fb->m0);
+		}
+}
+
+START_TEST(healthy_one_offset)
+{
+	uint32_t trial;
+
+	test_rng = 0x0ff5e7u + (uint64_t)_i;
+	for (trial = 0; trial < 10; trial++) {
+		uint32_t m0 = 2 + rnd() % 9, m1 = 2 + rnd() % 6;
+		uint32_t ns = m0 + 1 + rnd() % 3, i;
+		uint8_t absent[20 * 18];
+		struct fors_netgen g = { m0, m1, ns, 1, absent, 0, NULL, NULL };
+		struct fors_topology *t;
+		struct fors_route *r;
+
+		if (_i == 0 && trial == 0)	/* the LHCb fabric: 326 hosts */
+			g.m0 = g.nspines = 20, g.m1 = 18;
+		for (i = 0; i < g.m0 * g.m1; i++)
+			absent[i] = g.m0 == 20 ? i >= 20 && i % 20 >= 18 :
+				    i % m0 && rnd() % 5 == 0;
+		t = gen_topology(&g);
+		r = route_ok(t, NULL, 0, "healthy at LMC 0");
+		ck_assert_uint_eq(r->assign.split, 0);
+		ck_assert_uint_eq(r->fb->nhosts, g.m0 == 20 ? 326 : r->fb->nhosts);
+		slot_planes(r);
+		fors_route_free(r);
+		fors_topology_free(t);
+	}
+}
+END_TEST
+
+/*
+ * Seeded fabrics with failures at every LMC below the planes': verified
+ * as fors check verifies, phases split where the offsets run out.
+ */
+START_TEST(random_narrow)
+{
+	int trial;
+
+	test_rng = 0x2a77000u + (uint64_t)_i;
+	for (trial = 0; trial < 12; trial++) {
+		uint32_t m0 = 2 + rnd() % 7, m1 = 2 + rnd() % 5;
+		uint32_t ns = m0 + rnd() % 3, lmc = rnd() % lmc_for(ns);
+		uint8_t *failed = calloc(m1 * ns, 1);
+		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL };
+		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL };
+		struct fors_topology *live, *ref;
+		struct fors_route_opts o = { .lmc = lmc };
+		struct fors_route *r;
+		struct fors_error err;
+		char what[96];
+
+		ck_assert_ptr_nonnull(failed);
+		cut_random(&g, failed, m1 * ns / 3);
+		live = gen_topology(&g);
+		ref = gen_topology(&h);
+		snprintf(what, sizeof(what), "trial %d: FT(2;%u,%u), %u spines, LMC %u",
+			 trial, m0, m1, ns, lmc);
+		if (fors_route_compute(live, ref, &o, &r, &err) == FORS_OK) {
+			fors_route_free(r);
+			r = route_ok(live, ref, lmc, what);
+			ck_assert_ptr_nonnull(r->om);
+			if (r->fb->f > m0 / m1)
+				ck_assert_uint_eq(r->s->nphases,
+						  fors_pf(m0, m1, r->fb->f) +
+						  r->assign.split);
+			fors_route_free(r);
+		} else {
+			ck_assert_msg(strstr(err.msg, "share no live plane") ||
+				      strstr(err.msg, "no live uplink"),
+				      "%s: %s", what, err.msg);
+		}
+		fors_topology_free(live);
+		fors_topology_free(ref);
+		free(failed);
+	}
 }
 END_TEST
 
@@ -361,7 +488,7 @@ END_TEST
 START_TEST(refusals)
 {
 	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2.txt");
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
+	struct fors_netgen g = { 20, 18, 20, 2, NULL, 0, NULL, NULL };
 	struct fors_topology *big = gen_topology(&g);
 	struct fors_route_opts o = { .lmc = 1, .renumber_lids = 0 };
 	struct fors_route *r;
@@ -373,9 +500,9 @@ START_TEST(refusals)
 	o.renumber_lids = 1;
 	ck_assert_int_eq(fors_route_compute(t, NULL, &o, &r, &err), FORS_OK);
 	fors_route_free(r);
-	o.lmc = 4;
+	o.lmc = 1;
 	ck_assert_int_eq(fors_route_compute(big, NULL, &o, &r, &err), FORS_EINVAL);
-	ck_assert_str_eq(err.msg, "LMC 4 gives too few LIDs per host for the planes: 20 planes need LMC 5");
+	ck_assert_str_eq(err.msg, "LMC 1 gives fewer LIDs per host than the 40 planes, which fors supports with one cable per leaf and spine only (20 spines)");
 	fors_topology_free(t);
 	fors_topology_free(big);
 }
@@ -447,6 +574,10 @@ int main(void)
 
 	tcase_add_loop_test(tc, paper_scenarios, 0,
 			    sizeof(paper) / sizeof(paper[0]));
+	tcase_add_loop_test(tc, paper_scenarios_narrow, 0,
+			    2 * sizeof(paper) / sizeof(paper[0]));
+	tcase_add_loop_test(tc, healthy_one_offset, 0, 3);
+	tcase_add_loop_test(tc, random_narrow, 0, 6);
 	tcase_add_test(tc, fig5);
 	tcase_add_loop_test(tc, random_fabrics, 0, 8);
 	tcase_add_loop_test(tc, lhcb_random_failures, 0, 6);

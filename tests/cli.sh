@@ -135,7 +135,15 @@ if command -v gnuplot >/dev/null; then
 fi
 expect 2 "--lmc is required" route --topology "$tmp/h.net" --output "$tmp"
 expect 2 "--lmc: '9' is out of range 0..7" route --topology "$tmp/h.net" --lmc 9 --output "$tmp"
-expect 1 "6 planes need LMC 3" route --topology "$tmp/h.net" --lmc 2 --output "$tmp"
+fors $N --cables 2 >"$tmp/c2.net"
+expect 1 "LMC 2 gives fewer LIDs per host than the 12 planes, which fors supports with one cable per leaf and spine only (6 spines)" \
+	route --topology "$tmp/c2.net" --lmc 2 --output "$tmp"
+# LMC 0 for 6 planes: one offset per host, its slot's plane (doc/narrow-lmc.md)
+mkdir -p "$tmp/r-n"
+fors route --topology "$tmp/h.net" --lmc 0 --output "$tmp/r-n" >"$tmp/out" &&
+	grep -q '0 added by splits' "$tmp/out" &&
+	fors check --schedule "$tmp/r-n/fors-schedule.dump" --topology "$tmp/h.net" \
+		--lfts "$tmp/r-n/fors-lfts.dump" >/dev/null && ok || ko "route at LMC 0: $(cat "$tmp/out")"
 expect 1 "cannot open" route --topology "$tmp/none.net" --lmc 3 --output "$tmp"
 expect 1 "cannot write" route --topology "$tmp/h.net" --lmc 3 --output "$tmp/no/dir"
 printf 'Switch 4 "A"\n[1] "H"[1]\nSwitch 4 "B"\n[1] "A"[2]\nHca 1 "H"\n[1] "A"[1]\n' >"$tmp/bad.net"

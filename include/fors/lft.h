@@ -10,6 +10,8 @@
 #include "fors/topology.h"
 
 #define FORS_MAX_UCAST_LID 0xbfff
+
+struct fors_offmap;
 #define FORS_NO_PORT 255
 
 /* Linear forwarding tables of every live switch, for every LID. */
@@ -36,19 +38,22 @@ static inline uint8_t fors_lft(const struct fors_lfts *t, uint32_t sw,
 /*
  * LIDs come from the topology when it has them for every host and switch
  * (base LIDs must be aligned to 2^lmc), or are assigned in host order when
- * renumber is set or the topology has none. Needs q <= 2^lmc.
+ * renumber is set or the topology has none. Needs q <= 2^lmc, or om: the
+ * planes of the offsets the assignment chose (offsets it left unused are
+ * spread as the others).
  */
 int fors_lfts_build(const struct fors_topology *live,
 		    const struct fors_fabric *fb, uint32_t lmc, int renumber,
-		    struct fors_lfts **out, struct fors_error *err);
+		    const struct fors_offmap *om, struct fors_lfts **out,
+		    struct fors_error *err);
 
 /*
  * Fill the routed schedule: host lines, lmc, and the DLID of every transfer
  * (the offset whose plane is the one assigned).
  */
 int fors_lfts_annotate(const struct fors_lfts *t, const struct fors_topology *live,
-		       const struct fors_fabric *fb, struct fors_schedule *s,
-		       struct fors_error *err);
+		       const struct fors_fabric *fb, const struct fors_offmap *om,
+		       struct fors_schedule *s, struct fors_error *err);
 
 /* The tables in the format of OpenSM's opensm-lfts.dump. */
 int fors_lfts_write(FILE *out, const struct fors_lfts *t,

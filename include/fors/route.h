@@ -14,6 +14,7 @@ struct fors_route {
 	struct fors_fabric *fb;
 	struct fors_schedule *s;	/* routed: hosts, planes, DLIDs */
 	struct fors_lfts *lfts;
+	struct fors_offmap *om;		/* NULL unless 2^lmc < planes */
 	struct fors_intra_info intra;
 	struct fors_assign_info assign;
 };

@@ -25,7 +25,8 @@ static const char usage_route[] =
 	"                           ibsim net file\n"
 	"  -r, --reference HEALTHY  the healthy fabric; without it, it is\n"
 	"                           inferred from LIVE\n"
-	"  -l, --lmc L              the subnet's LMC, 0..7; 2^L >= planes\n"
+	"  -l, --lmc L              the subnet's LMC, 0..7; with 2^L below the\n"
+	"                           planes, hosts share offsets (phases may split)\n"
 	"  -R, --renumber-lids      assign LIDs instead of using the topology's\n"
 	"  -o, --output DIR         where to write the two files\n"
 	"  -h, --help               show this help\n";

@@ -47,6 +47,7 @@ struct asg {
 	struct memo *memo;	/* phase graphs solved so far */
 	uint32_t nmemo, memocap;
 	struct fors_assign_info *info;
+	struct fors_offmap *om;	/* NULL: every plane has its offset */
 };
 
 const char *fors_method_name(enum fors_method m)
@@ -78,6 +79,71 @@ static int32_t alg2_plane(const struct asg *a, const struct fors_xfer *x)
 	return r < a->nunimp ? (int32_t)a->order[r] : -1;
 }
 
+static int16_t *offsets_of(const struct asg *a, uint32_t l, uint32_t sid)
+{
+	uint32_t h = (uint32_t)a->fb->host_at[sid];
+
+	return &a->om->plane[((size_t)l * a->om->nhosts + h) * a->om->k];
+}
+
+/*
+ * May a transfer from leaf l to sid take plane p? With a map: a plane its
+ * offsets already reach, or a new one while an offset is free (when tight,
+ * only if none is taken yet).
+ */
+static int allowed(const struct asg *a, uint32_t l, uint32_t sid, uint32_t p,
+		   int tight)
+{
+	const int16_t *o;
+	uint32_t j;
+
+	if (!a->om)
+		return 1;
+	o = offsets_of(a, l, sid);
+	for (j = 0; j < a->om->k && o[j] >= 0; j++)
+		if ((uint32_t)o[j] == p)
+			return 1;
+	return j < a->om->k && !(tight && j);
+}
+
+/*
+ * The first guess. With a map, the destination's slot: for Algorithm 1's
+ * phases it is congestion-free wherever that plane is live (doc/narrow-lmc.md),
+ * so a healthy fabric needs one offset; else a plane already reached.
+ */
+static int32_t hint(const struct asg *a, const struct fors_xfer *x, uint32_t ls,
+		    uint32_t ld)
+{
+	const struct fors_fabric *fb = a->fb;
+	const int16_t *o;
+	uint32_t p = x->dst % fb->m0 % fb->q, j;
+	int32_t h = alg2_plane(a, x);
+
+	if (!a->om)
+		return h >= 0 && fors_plane_live(fb, ls, (uint32_t)h) &&
+		       fors_plane_live(fb, ld, (uint32_t)h) ? h : -1;
+	if (fors_plane_live(fb, ls, p) && fors_plane_live(fb, ld, p) &&
+	    allowed(a, ls, x->dst, p, 0))
+		return (int32_t)p;
+	o = offsets_of(a, ls, x->dst);
+	for (j = 0; j < a->om->k && o[j] >= 0; j++)
+		if (fors_plane_live(fb, ld, (uint32_t)o[j]))
+			return o[j];
+	return -1;
+}
+
+/* Give the offsets of a coloured transfer's pair its plane. */
+static void remember(struct asg *a, const struct fors_xfer *x)
+{
+	int16_t *o = offsets_of(a, leaf_of(a, x->src), x->dst);
+	uint32_t j;
+
+	for (j = 0; j < a->om->k && o[j] >= 0 && o[j] != x->plane; j++)
+		;
+	if (j < a->om->k)
+		o[j] = (int16_t)x->plane;
+}
+
 static int new_phase(struct asg *a)
 {
 	if (a->onph + 2 > a->ocap) {
@@ -94,10 +160,28 @@ static int new_phase(struct asg *a)
 }
 
 /*
+ * With fewer offsets than planes the offsets are chosen greedily, so the
+ * solver cannot prove a split necessary: short budgets, the tight attempt
+ * only a repair, keep a phase the map has made hard from costing seconds.
+ */
+static const struct lec_budget narrow_budget = {
+	.repair_moves = 20000,
+	.restarts = 1,
+	.exact_nodes = 0,
+	.seed = 0x9e3779b97f4a7c15ull,
+	.lp_rounds = 200,
+};
+
+static const struct lec_budget tight_budget = {
+	.repair_moves = 20000,
+	.seed = 0x9e3779b97f4a7c15ull,
+};
+
+/*
  * Place the n transfers of phase p in k sub-phases: a list edge colouring
  * whose colours are (sub-phase, plane) pairs. Returns the solver's verdict.
  */
-static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k)
+static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k, int tight)
 {
 	const struct fors_fabric *fb = a->fb;
 	struct lec_problem lp;
@@ -116,7 +200,6 @@ static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k)
 	for (i = 0; i < n; i++) {
 		struct fors_xfer *x = &a->s->xfers[a->pend[i]];
 		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
-		int32_t h = alg2_plane(a, x);
 
 		a->left[i] = (int)ls;
 		a->right[i] = (int)ld;
@@ -124,23 +207,25 @@ static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k)
 		for (sub = 0; sub < k; sub++)
 			for (pl = 0; pl < fb->q; pl++)
 				if (fors_plane_live(fb, ls, pl) &&
-				    fors_plane_live(fb, ld, pl))
+				    fors_plane_live(fb, ld, pl) &&
+				    allowed(a, ls, x->dst, pl, tight))
 					a->list[len++] = (int)(sub * fb->q + pl);
-		a->colour[i] = k == 1 && h >= 0 &&
-			       fors_plane_live(fb, ls, (uint32_t)h) &&
-			       fors_plane_live(fb, ld, (uint32_t)h) ? h : -1;
+		a->colour[i] = k == 1 ? hint(a, x, ls, ld) : -1;
 	}
 	a->lstart[n] = (int)len;
 	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)(k * fb->q),
 				   (int)n, a->left, a->right, a->lstart,
 				   a->list };
-	r = lec_solve(&lp, a->colour, &lec_default_budget);
+	r = lec_solve(&lp, a->colour, tight ? &tight_budget :
+			a->om ? &narrow_budget : &lec_default_budget);
 	if (r != LEC_SOLVED)
 		return r;
 	for (i = 0; i < n; i++) {
 		a->s->xfers[a->pend[i]].plane = a->colour[i] % (int)fb->q;
 		a->sub[a->pend[i] - a->s->start[p]] =
 			(uint32_t)a->colour[i] / fb->q;
+		if (a->om)
+			remember(a, &a->s->xfers[a->pend[i]]);
 	}
 	return r;
 }
@@ -223,7 +308,7 @@ static int split(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 	int r;
 
 	for (*k = lb > 2 ? lb : 2;; (*k)++) {
-		r = colour(a, p, n, *k);
+		r = colour(a, p, n, *k, 0);
 		if (r == LEC_SOLVED || r == LEC_NOMEM)
 			return r == LEC_NOMEM ? FORS_ENOMEM : 0;
 		a->info->unproven += r == LEC_UNKNOWN;
@@ -312,7 +397,7 @@ static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 {
 	uint32_t unproven = a->info->unproven, i;
 	uint64_t h = sort_pending(a, n);
-	const struct memo *m = memo_find(a, n, h);
+	const struct memo *m = a->om ? NULL : memo_find(a, n, h);
 	int r;
 
 	if (m) {
@@ -324,7 +409,9 @@ static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 		a->info->unproven += m->unproven;
 		return 0;
 	}
-	r = colour(a, p, n, 1);
+	r = a->om ? colour(a, p, n, 1, 1) : LEC_UNKNOWN;
+	if (r != LEC_SOLVED && r != LEC_NOMEM)
+		r = colour(a, p, n, 1, 0);
 	if (r == LEC_NOMEM)
 		return FORS_ENOMEM;
 	if (r != LEC_SOLVED) {
@@ -333,7 +420,7 @@ static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 		if (r)
 			return r;
 	}
-	return memo_add(a, p, n, h, *k, a->info->unproven - unproven);
+	return a->om ? 0 : memo_add(a, p, n, h, *k, a->info->unproven - unproven);
 }
 
 static int phase(struct asg *a, uint32_t p)
@@ -403,8 +490,8 @@ static int setup(struct asg *a)
 	for (p = 0; p < fb->q; p++)
 		if (fb->impacted[p])
 			a->order[k++] = p;
-	a->info->method = a->nunimp >= fb->m0 - fb->f ? FORS_METHOD_ALG2 :
-			  FORS_METHOD_LEC;
+	a->info->method = !a->om && a->nunimp >= fb->m0 - fb->f ?
+			  FORS_METHOD_ALG2 : FORS_METHOD_LEC;
 	return 0;
 }
 
@@ -432,35 +519,89 @@ static void cleanup(struct asg *a)
 	free(a->list);
 }
 
-int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
-		       struct fors_assign_info *info, struct fors_error *err)
+static int run(struct asg *a, struct fors_error *err)
 {
-	struct asg a = { .fb = fb, .s = s, .info = info };
+	struct fors_schedule *s = a->s;
 	uint32_t p;
 	int r;
 
-	info->split = info->unproven = 0;
-	if (s->m0 != fb->m0 || s->m1 != fb->m1 || s->f != fb->f) {
+	a->info->split = a->info->unproven = 0;
+	if (s->m0 != a->fb->m0 || s->m1 != a->fb->m1 || s->f != a->fb->f) {
 		fors_error_set(err, "the schedule was not built for this fabric");
 		return FORS_EINVAL;
 	}
-	r = setup(&a);
+	r = setup(a);
 	for (p = 0; !r && p < s->nphases; p++)
-		r = phase(&a, p);
+		r = phase(a, p);
 	if (r) {
-		cleanup(&a);
+		cleanup(a);
 		fors_error_set(err, "out of memory while assigning spines");
 		return r;
 	}
 	free(s->xfers);
 	free(s->start);
-	s->xfers = a.ox;
-	s->start = a.ostart;
-	s->nphases = a.onph;
-	s->q = fb->q;
-	s->m = fb->m;
-	a.ox = NULL;
-	a.ostart = NULL;
-	cleanup(&a);
+	s->xfers = a->ox;
+	s->start = a->ostart;
+	s->nphases = a->onph;
+	s->q = a->fb->q;
+	s->m = a->fb->m;
+	a->ox = NULL;
+	a->ostart = NULL;
+	cleanup(a);
 	return 0;
+}
+
+int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
+		       struct fors_assign_info *info, struct fors_error *err)
+{
+	struct asg a = { .fb = fb, .s = s, .info = info };
+
+	return run(&a, err);
+}
+
+void fors_offmap_free(struct fors_offmap *om)
+{
+	if (om)
+		free(om->plane);
+	free(om);
+}
+
+int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
+		       int32_t p)
+{
+	const int16_t *o = &om->plane[((size_t)l * om->nhosts + h) * om->k];
+	uint32_t j;
+
+	for (j = 0; j < om->k; j++)
+		if (o[j] == p)
+			return (int)j;
+	return -1;
+}
+
+int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
+		       uint32_t k, struct fors_offmap **om,
+		       struct fors_assign_info *info, struct fors_error *err)
+{
+	struct asg a = { .fb = fb, .s = s, .info = info };
+	size_t n = (size_t)fb->m1 * fb->nhosts * k;
+	int r;
+
+	*om = NULL;
+	a.om = calloc(1, sizeof(*a.om));
+	if (a.om)
+		a.om->plane = malloc(sizeof(int16_t) * (n + 1));
+	if (!a.om || !a.om->plane) {
+		fors_offmap_free(a.om);
+		fors_error_set(err, "out of memory while assigning spines");
+		return FORS_ENOMEM;
+	}
+	a.om->k = k;
+	a.om->nhosts = fb->nhosts;
+	memset(a.om->plane, 0xff, sizeof(int16_t) * n);
+	r = run(&a, err);
+	if (r)
+		fors_offmap_free(a.om);
+	else
+		*om = a.om;
+	return r;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fors/assign.h"
 #include "fors/lft.h"
 #include "updown.h"
 
@@ -33,6 +34,7 @@ struct lb {
 	uint32_t nleaf;		/* switches 0..nleaf-1 are leaves */
 	struct fors_updown ud;
 	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
+	const struct fors_offmap *om;	/* NULL: offset j is plane designated + j */
 	struct fors_error *err;
 };
 
@@ -290,6 +292,12 @@ static uint32_t route_plane(struct lb *b, uint32_t h, uint32_t l, uint32_t j)
 	uint32_t q = fb->q, lh = leaf_of(fb, h), k, best = q, bcost = 0;
 	uint32_t nominal = (b->lf->designated[h] + j) % q;
 
+	if (b->om) {
+		int16_t p = b->om->plane[((size_t)l * fb->nhosts + h) * b->om->k + j];
+
+		if (p >= 0)
+			return (uint32_t)p;
+	}
 	if (fors_plane_live(fb, l, nominal) && fors_plane_live(fb, lh, nominal))
 		return nominal;
 	for (k = 1; k < q; k++) {
@@ -484,11 +492,11 @@ void fors_lfts_free(struct fors_lfts *t)
 }
 
 static int lmc_check(const struct fors_fabric *fb, uint32_t lmc,
-		     struct fors_error *err)
+		     const struct fors_offmap *om, struct fors_error *err)
 {
 	uint32_t need = 0;
 
-	while ((1u << need) < fb->q)
+	while ((1u << need) < fb->q && !(om && om->k == 1u << lmc))
 		need++;
 	if (lmc > 7 || need > lmc) {
 		fors_error_set(err, lmc > 7 ? "LMC %u is out of range 0..7" :
@@ -501,13 +509,14 @@ static int lmc_check(const struct fors_fabric *fb, uint32_t lmc,
 
 int fors_lfts_build(const struct fors_topology *live,
 		    const struct fors_fabric *fb, uint32_t lmc, int renumber,
-		    struct fors_lfts **out, struct fors_error *err)
+		    const struct fors_offmap *om, struct fors_lfts **out,
+		    struct fors_error *err)
 {
-	struct lb b = { .t = live, .fb = fb, .err = err };
+	struct lb b = { .t = live, .fb = fb, .om = om, .err = err };
 	int r;
 
 	*out = NULL;
-	r = lmc_check(fb, lmc, err);
+	r = lmc_check(fb, lmc, om, err);
 	if (r)
 		return r;
 	b.lf = calloc(1, sizeof(*b.lf));
@@ -573,8 +582,8 @@ static int host_lines(const struct fors_lfts *t, const struct fors_topology *liv
 }
 
 int fors_lfts_annotate(const struct fors_lfts *t, const struct fors_topology *live,
-		       const struct fors_fabric *fb, struct fors_schedule *s,
-		       struct fors_error *err)
+		       const struct fors_fabric *fb, const struct fors_offmap *om,
+		       struct fors_schedule *s, struct fors_error *err)
 {
 	size_t i;
 
@@ -586,10 +595,16 @@ int fors_lfts_annotate(const struct fors_lfts *t, const struct fors_topology *li
 	for (i = 0; i < s->nxfers; i++) {
 		struct fors_xfer *x = &s->xfers[i];
 		uint32_t d = (uint32_t)fb->host_at[x->dst];
-		uint32_t j = x->plane < 0 ? 0 :
-			     ((uint32_t)x->plane + fb->q - t->designated[d]) % fb->q;
+		int j = x->plane < 0 ? 0 : om ?
+			fors_offmap_offset(om, x->src / fb->m0, d, x->plane) :
+			(int)(((uint32_t)x->plane + fb->q - t->designated[d]) % fb->q);
 
-		x->dlid = (int32_t)(t->host_lid[d] + j);
+		if (j < 0) {
+			fors_error_set(err, "no LID offset reaches host %u through plane %d",
+				       x->dst, x->plane);
+			return FORS_EINVAL;
+		}
+		x->dlid = (int32_t)(t->host_lid[d] + (uint32_t)j);
 	}
 	return 0;
 }

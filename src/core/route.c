@@ -12,6 +12,7 @@ void fors_route_free(struct fors_route *r)
 	fors_fabric_free(r->fb);
 	fors_schedule_free(r->s);
 	fors_lfts_free(r->lfts);
+	fors_offmap_free(r->om);
 	free(r);
 }
 
@@ -35,6 +36,23 @@ static int schedule(struct fors_route *r, struct fors_error *err)
 	return e;
 }
 
+/*
+ * Fewer offsets than planes: the planes of each leaf's offsets are chosen
+ * with the phases (doc/narrow-lmc.md). A spine's table sends a LID down one
+ * cable whatever leaf it came from, so parallel cables are not supported.
+ */
+static int narrow(struct fors_route *r, uint32_t lmc, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+
+	if (fb->q != fb->nspines) {
+		fors_error_set(err, "LMC %u gives fewer LIDs per host than the %u planes, which fors supports with one cable per leaf and spine only (%u spines)",
+			       lmc, fb->q, fb->nspines);
+		return FORS_EINVAL;
+	}
+	return fors_assign_narrow(fb, r->s, 1u << lmc, &r->om, &r->assign, err);
+}
+
 /* The hook's schedule, or the native assignment. */
 static int planes(struct fors_route *r, const struct fors_route_opts *o,
 		  struct fors_error *err)
@@ -42,6 +60,8 @@ static int planes(struct fors_route *r, const struct fors_route_opts *o,
 	uint32_t n = r->s->nphases;
 	size_t i;
 
+	if (o->lmc < 8 && (1u << o->lmc) < r->fb->q)
+		return narrow(r, o->lmc, err);
 	if (!o->planes || r->fb->m <= r->fb->f || o->planes(o->ctx, r->fb, &r->s))
 		return fors_assign_planes(r->fb, r->s, &r->assign, err);
 	r->assign.method = FORS_METHOD_ILP;
@@ -87,9 +107,9 @@ int fors_route_compute(const struct fors_topology *live,
 		e = planes(r, o, err);
 	if (!e)
 		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
-				    &r->lfts, err);
+				    r->om, &r->lfts, err);
 	if (!e)
-		e = fors_lfts_annotate(r->lfts, live, r->fb, r->s, err);
+		e = fors_lfts_annotate(r->lfts, live, r->fb, r->om, r->s, err);
 	if (!e && keys(r)) {
 		fors_error_set(err, "out of memory");
 		e = FORS_ENOMEM;
