@@ -4,7 +4,7 @@
 # ibsim fabrics, through healthy, simple (m <= f) and complex (m > f)
 # failure states and back, each verified from what the switches hold; osmtest
 # against the fors-routed subnet; a bad configuration file, named through
-# event_plugin_options; a fabric fors declines (OpenSM falls back to
+# event_plugin_options; LMC 1 for 8 planes; a fabric fors declines (OpenSM falls back to
 # minhop); a control: minhop's credit loop after a cut, which fors check
 # must find; the ILP cache consulted and refused. LAB_VALGRIND=1 runs
 # OpenSM under valgrind memcheck and fails on any error in fors's code.
@@ -119,19 +119,33 @@ EOF
 	lab_stop
 }
 
-# A fabric fors declines (LMC too small for its planes): one error line,
-# the subnet as fors saw it kept, and OpenSM's next engine routes.
+# LMC 1 for 8 planes (doc/narrow-lmc.md): two LIDs per host instead of
+# eight. Healthy, simple, complex and repaired keep every phase whole; with
+# a spine gone too, phases split and the tables still verify.
+narrow() {
+	fabric ft-8-8-lmc1 8 8 8 1
+	local whole
+	whole=$(grep -c 'fors: routed FT(2;8,8) lmc 1: .* phases (0 split)' "$lab_dir/osm.log")
+	if [ "$whole" -ge 4 ]; then
+		ok "ft-8-8-lmc1: $whole routings at LMC 1 with no phase split"
+	else
+		ko "ft-8-8-lmc1: $whole routings without a split, want 4 or more"
+	fi
+}
+
+# A fabric fors declines (parallel cables, LMC below their planes): one
+# error line, the subnet as fors saw it kept, and OpenSM's next engine routes.
 declined() {
 	lab_init "${LAB_DIR:-lab-out}/declined"
-	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 2 --cables 2 >"$lab_dir/net"
 	lab_ibsim "$lab_dir/net"
 	lab_opensm "$(lab_first_host)" fors,minhop 1
-	if grep -qF "fors: cannot route this fabric: LMC 1 gives too few LIDs per host for the planes: 4 planes need LMC 2" "$lab_dir/osm.log" &&
+	if grep -qF "fors: cannot route this fabric: LMC 1 gives fewer LIDs per host than the 4 planes, which fors supports with one cable per leaf and spine only (2 spines)" "$lab_dir/osm.log" &&
 	   grep -q "minhop tables configured on all switches" "$lab_dir/osm.log" &&
 	   mkdir -p "$lab_dir/offline" &&
 	   "$FORS" route --topology "$lab_dir/fors-rejected-topology.txt" --lmc 2 --renumber-lids \
 		--output "$lab_dir/offline" >/dev/null; then
-		ok "declined: LMC 1 refused with the LMC needed, minhop routed, the subnet kept"
+		ok "declined: LMC 1 for parallel cables refused, minhop routed, the subnet kept"
 	else
 		ko "declined: see $lab_dir/osm.log"
 	fi
@@ -316,6 +330,7 @@ elif [ "${LAB_VALGRIND:-0}" = 1 ]; then
 else
 	fabric ft-4-4 4 4 4 2
 	fabric ft-8-8-dual 8 8 8 3 --dual 2
+	narrow
 	bad_config
 	declined
 	control
