@@ -144,6 +144,21 @@ fors route --topology "$tmp/h.net" --lmc 0 --output "$tmp/r-n" >"$tmp/out" &&
 	grep -q '0 added by splits' "$tmp/out" &&
 	fors check --schedule "$tmp/r-n/fors-schedule.dump" --topology "$tmp/h.net" \
 		--lfts "$tmp/r-n/fors-lfts.dump" >/dev/null && ok || ko "route at LMC 0: $(cat "$tmp/out")"
+# --lmc auto: FT(2;8,8) with one cut splits 7 phases at LMC 0, none at LMC 1
+fors netgen -n 8 -l 8 -s 8 >"$tmp/e0.net"
+fors netgen -n 8 -l 8 -s 8 --fail 0:3 >"$tmp/e1.net"
+mkdir -p "$tmp/r-a"
+fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
+	--output "$tmp/r-a" >"$tmp/out" &&
+	[ "$(head -n 1 "$tmp/out")" = "LMC 0: 7 phases added by splits" ] &&
+	grep -q '^routing: lec, LMC 1$' "$tmp/out" &&
+	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
+		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto: $(cat "$tmp/out")"
+# parallel cables: refused below the planes, so auto goes on to LMC 4
+fors route --topology "$tmp/c2.net" --lmc auto --output "$tmp/r-a" >"$tmp/out" &&
+	[ "$(grep -c 'one cable per leaf and spine only' "$tmp/out")" -eq 4 ] &&
+	grep -q '^routing: .*, LMC 4$' "$tmp/out" && ok || ko "route --lmc auto, parallel cables: $(cat "$tmp/out")"
+expect 2 "--lmc: expected 0..7 or auto, got 'automatic'" route --topology "$tmp/h.net" --lmc automatic --output "$tmp"
 expect 1 "cannot open" route --topology "$tmp/none.net" --lmc 3 --output "$tmp"
 expect 1 "cannot write" route --topology "$tmp/h.net" --lmc 3 --output "$tmp/no/dir"
 printf 'Switch 4 "A"\n[1] "H"[1]\nSwitch 4 "B"\n[1] "A"[2]\nHca 1 "H"\n[1] "A"[1]\n' >"$tmp/bad.net"

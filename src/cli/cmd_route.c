@@ -12,7 +12,7 @@
 #include "fors/schedfile.h"
 
 static const char usage_route[] =
-	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L\n"
+	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"
 	"                  [--renumber-lids] --output DIR\n"
 	"\n"
 	"Route a two-level fat tree with FORS: find the failed leaf-spine\n"
@@ -26,7 +26,8 @@ static const char usage_route[] =
 	"  -r, --reference HEALTHY  the healthy fabric; without it, it is\n"
 	"                           inferred from LIVE\n"
 	"  -l, --lmc L              the subnet's LMC, 0..7; with 2^L below the\n"
-	"                           planes, hosts share offsets (phases may split)\n"
+	"                           planes, hosts share offsets (phases may split);\n"
+	"                           auto: the smallest LMC that splits no phase\n"
 	"  -R, --renumber-lids      assign LIDs instead of using the topology's\n"
 	"  -o, --output DIR         where to write the two files\n"
 	"  -h, --help               show this help\n";
@@ -34,7 +35,7 @@ static const char usage_route[] =
 struct route_args {
 	const char *topo, *ref, *dir;
 	struct fors_route_opts o;
-	int have_lmc;
+	int have_lmc, auto_lmc;
 };
 
 static int route_opts(int argc, char **argv, struct route_args *a)
@@ -56,6 +57,12 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 			a->topo = optarg;
 		else if (c == 'r')
 			a->ref = optarg;
+		else if (c == 'l' && !strcmp(optarg, "auto"))
+			a->auto_lmc = a->have_lmc = 1;
+		else if (c == 'l' && (optarg[0] < '0' || optarg[0] > '9'))
+			r = usage_error("route",
+					"--lmc: expected 0..7 or auto, got '%s'",
+					optarg);
 		else if (c == 'l')
 			r = parse_u32("route", "--lmc", optarg, 0, 7,
 				      &a->o.lmc), a->have_lmc = 1;
@@ -140,6 +147,35 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
+/*
+ * --lmc auto, for planning a subnet's LMC: each LMC from 0 until one splits
+ * no phase, or gives every plane its offset (more cannot help then). A
+ * refusal at one LMC (parallel cables below the planes) moves on too.
+ */
+static int route_auto(const struct fors_topology *live,
+		      const struct fors_topology *ref, struct route_args *a,
+		      struct fors_route **r, struct fors_error *err)
+{
+	int e = FORS_EINVAL;
+
+	for (a->o.lmc = 0; a->o.lmc <= 7; a->o.lmc++) {
+		e = fors_route_compute(live, ref, &a->o, r, err);
+		if (e == FORS_ENOMEM)
+			return e;
+		if (e) {
+			printf("LMC %u: %s\n", a->o.lmc, err->msg);
+			continue;
+		}
+		if (!(*r)->assign.split || !(*r)->om)
+			return 0;
+		printf("LMC %u: %u phases added by splits\n", a->o.lmc,
+		       (*r)->assign.split);
+		fors_route_free(*r);
+		*r = NULL;
+	}
+	return e;
+}
+
 int cmd_route(int argc, char **argv)
 {
 	struct route_args a = { 0 };
@@ -156,7 +192,8 @@ int cmd_route(int argc, char **argv)
 		e = fors_topology_read_file(a.ref, &ref, &err);
 	if (!e) {
 		t0 = now_ms();
-		e = fors_route_compute(live, ref, &a.o, &r, &err);
+		e = a.auto_lmc ? route_auto(live, ref, &a, &r, &err) :
+		    fors_route_compute(live, ref, &a.o, &r, &err);
 		if (!e)
 			summary(r, now_ms() - t0);
 	}
