@@ -5,8 +5,10 @@
 # cables precomputed by CBC, then a sample of the classes with 3 for an
 # estimate; then `fors ilp lookup` on a cached scenario, the time a sweep
 # waits for the cache. BENCH_ILP_JOBS (default 2) solver runs at once,
-# BENCH_ILP_SAMPLE (default 20) classes with 3 cables.
-set -eu
+# BENCH_ILP_SAMPLE (default 20) classes with 3 cables. BENCH_ILP_SHARD=I/N
+# runs only shard I of N of the classes with up to 2 cables and keeps its
+# report in bench/results/ilp-lhcb-k2/ (the whole takes hours: doc/ilp.md).
+set -euo pipefail
 : "${FORS:?FORS must name the fors binary}"
 out=${BENCH_ILP_DIR:-bench-ilp}
 jobs=${BENCH_ILP_JOBS:-2} sample=${BENCH_ILP_SAMPLE:-20}
@@ -14,7 +16,19 @@ mkdir -p "$out"
 chmod 0755 "$out"
 absent=$(for l in $(seq 1 17); do printf '%d,%d\n' $((l * 20 + 18)) $((l * 20 + 19)); done | paste -sd, -)
 "$FORS" netgen --hosts-per-leaf 20 --leaves 18 --spines 20 --absent "$absent" >"$out/lhcb326.net"
-echo "== $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), cbc $(cbc -quit 2>/dev/null | sed -n 's/^Version: //p')"
+echo "== $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), cbc $(cbc -quit 2>/dev/null | sed -n 's/^Version: //p')" | tee "$out/machine"
+if [ -n "${BENCH_ILP_SHARD:-}" ]; then
+	rep=$(dirname "$0")/results/ilp-lhcb-k2/shard-${BENCH_ILP_SHARD%/*}-of-${BENCH_ILP_SHARD#*/}.txt
+	mkdir -p "$(dirname "$rep")"
+	{
+	echo "shard $BENCH_ILP_SHARD, $(date -u +%F), BENCH_ILP_JOBS=$jobs"
+	tail -n 1 "$out/machine"
+	/usr/bin/time -f "wall %e s" "$FORS" ilp precompute --reference "$out/lhcb326.net" \
+		--max-failures 2 --shard "$BENCH_ILP_SHARD" --cache "$out/cache" --jobs "$jobs" \
+		2>&1 | grep -v '^fors ilp: '
+	} | tee "$rep"
+	exit 0
+fi
 echo "== up to 2 failed cables, every complex class"
 /usr/bin/time -f "wall %e s" "$FORS" ilp precompute --reference "$out/lhcb326.net" \
 	--max-failures 2 --cache "$out/cache" --jobs "$jobs" 2>&1 | tee "$out/k2.txt" | grep -v '^fors ilp: '
