@@ -47,3 +47,8 @@ for i in 1 2 3 4 5; do
 	echo "lookup run $i: $(((e - s) / 1000000)) ms, $(wc -c <"$out/cut.sched") bytes"
 done
 "$FORS" check --schedule "$out/cut.sched" >/dev/null && echo "the schedule looked up verifies"
+echo "== every phase and scenario the caches hold, from their entries"
+for c in cache cache3; do
+	echo "-- $c"
+	bash "$(dirname "$0")/ilp-stats.sh" "$out/$c"
+done
