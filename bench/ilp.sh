@@ -3,8 +3,9 @@
 # The ILP cache on the LHCb fabric (make bench-ilp, doc/ilp.md): FT(2;20,18)
 # with 326 of 360 hosts; every complex scenario class with up to 2 failed
 # cables precomputed by CBC, then a sample of the classes with 3 for an
-# estimate; then `fors ilp lookup` on a cached scenario, the time a sweep
-# waits for the cache. BENCH_ILP_JOBS (default 2) solver runs at once,
+# estimate; then `fors ilp lookup` on a cached scenario, the figures read
+# from the caches' entries (ilp-stats.sh), and OpenSM routing from the cache
+# in the lab (ilp-lab.sh). BENCH_ILP_JOBS (default 2) solver runs at once,
 # BENCH_ILP_SAMPLE (default 20) classes with 3 cables. BENCH_ILP_SHARD=I/N
 # runs only shard I of N of the classes with up to 2 cables and keeps its
 # report in bench/results/ilp-lhcb-k2/ (the whole takes hours: doc/ilp.md).
@@ -52,3 +53,4 @@ for c in cache cache3; do
 	echo "-- $c"
 	bash "$(dirname "$0")/ilp-stats.sh" "$out/$c"
 done
+BENCH_ILP_DIR=$out bash "$(dirname "$0")/ilp-lab.sh"

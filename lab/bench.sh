@@ -29,8 +29,6 @@ used() {
 		sed 's/.*osm_ucast_mgr_process: //; s/ tables.*//'
 }
 
-median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f (%.1f-%.1f)", m, v[1], v[NR] }'; }
-
 printf '%-14s %-9s %-24s %-24s %s\n' engine "cold" "1F failure: median (min-max)" "repair: median (min-max)" "routed by (ms)"
 for run in fors fors-noverify minhop ftree; do
 	engine=${run%-noverify}
@@ -46,7 +44,7 @@ for run in fors fors-noverify minhop ftree; do
 		reroute_any 'ReLink "L00"[28]'
 		repair="$repair $(lab_routing_ms)"
 	done
-	printf '%-14s %-9s %-28s %-24s %s\n' "$run" "$cold" "$(echo "$fail" | median)" \
-		"$(echo "$repair" | median)" "$(used)"
+	printf '%-14s %-9s %-28s %-24s %s\n' "$run" "$cold" "$(echo "$fail" | lab_median)" \
+		"$(echo "$repair" | lab_median)" "$(used)"
 	lab_stop_opensm
 done

@@ -187,6 +187,13 @@ lab_routing_ms() {
 		END { if (ms != "") printf "%.1f\n", ms < 0 ? ms + 864e5 : ms }' "$lab_dir/osm.log"
 }
 
+# The median of the numbers on standard input, with their range.
+lab_median() {
+	tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "%.1f (%.1f-%.1f)", m, v[1], v[NR] }'
+}
+
 # lab_tables NAME: into NAME/, OpenSM's dump, the fabric as ibnetdiscover
 # sees it, and the tables ibroute reads from every switch.
 lab_tables() {
