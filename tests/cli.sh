@@ -176,6 +176,9 @@ expect 2 "--cache is required" ilp lookup
 expect 2 "--reference, --max-failures and --cache are required" ilp precompute --cache "$tmp/c"
 expect 2 "--shard wants I/N" ilp precompute --reference "$tmp/h.net" --max-failures 1 --cache "$tmp/c" --shard 3/3
 expect 2 "--max-failures: '0' is out of range" ilp precompute --reference "$tmp/h.net" --max-failures 0 --cache "$tmp/c"
+expect 1 "cannot open the cache $tmp/none" ilp precompute --reference "$tmp/h.net" --max-failures 1 --plan --cache "$tmp/none"
+fors ilp precompute --reference "$tmp/h.net" --max-failures 1 --plan >"$tmp/out" 2>/dev/null &&
+	grep -q '^to solve: ' "$tmp/out" && [ ! -e "$tmp/c" ] && ok || ko "ilp precompute --plan without a cache"
 fors netgen --hosts-per-leaf 3 --leaves 3 --spines 3 --fail 0:0,1:1 >"$tmp/ilp.net"
 fors ilp scenario --topology "$tmp/ilp.net" >"$tmp/ilp.scen" && grep -q '^leaf 0 hosts 111 planes 011$' "$tmp/ilp.scen" && ok || ko "ilp scenario"
 mkdir -m 0755 "$tmp/ilpc" "$tmp/ilpc/phases" "$tmp/ilpc/scenarios"

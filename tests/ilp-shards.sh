@@ -4,7 +4,9 @@
 # failed cables (default FT(2;6,6), K 3) precomputed once unsharded and
 # once by N shards running as separate processes at the same time into one
 # directory; their union must list exactly the same entries, every one of
-# which `fors ilp list` checks. Needs cbc (Debian coinor-cbc).
+# which `fors ilp list` checks. The plan made before (--plan) must count
+# exactly the phases the precompute then stored, and the plan made after
+# must find nothing left to solve. Needs cbc (Debian coinor-cbc).
 set -eu
 : "${FORS:?FORS must name the fors binary}"
 m0=${ILP_M0:-6} m1=${ILP_M1:-6} k=${ILP_K:-3} n=${ILP_SHARDS:-3}
@@ -13,6 +15,9 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/fors-ilp-shards.XXXXXX")
 chmod 0755 "$dir"
 trap 'rm -rf "$dir"' EXIT
 "$FORS" netgen --hosts-per-leaf "$m0" --leaves "$m1" --spines "$m0" >"$dir/ref.net"
+"$FORS" ilp precompute --reference "$dir/ref.net" --max-failures "$k" --plan \
+	>"$dir/plan.txt" 2>/dev/null
+planned=$(sed -n 's/^distinct phases (first attempts, one sub-phase): \([0-9]*\);.*/\1/p' "$dir/plan.txt")
 start=$(date +%s)
 "$FORS" ilp precompute --reference "$dir/ref.net" --max-failures "$k" \
 	--cache "$dir/whole" --jobs 2 >"$dir/whole.txt"
@@ -37,4 +42,22 @@ if ! cmp -s "$dir/whole.list" "$dir/sharded.list"; then
 fi
 grep -q '^native/ILP disagreements: 0$' "$dir/whole.txt" ||
 	{ echo "FAIL: disagreements"; exit 1; }
-echo "PASS: FT(2;$m0,$m1) K=$k: $(grep -c '^phase' "$dir/whole.list") phases, $(grep -c '^scenario' "$dir/whole.list") scenarios; unsharded $((mid - start)) s, $n shards $((end - mid)) s; union identical"
+if grep -q ' infeasible$' "$dir/whole.list"; then
+	echo "FAIL: FT(2;$m0,$m1) now has infeasible phases: the plan's count no longer matches the entries one for one"
+	exit 1
+fi
+stored=$(grep -c '^phase' "$dir/whole.list")
+if [ "$planned" != "$stored" ]; then
+	cat "$dir/plan.txt"
+	echo "FAIL: the plan counted ${planned:-nothing} distinct phases, the precompute stored $stored"
+	exit 1
+fi
+"$FORS" ilp precompute --reference "$dir/ref.net" --max-failures "$k" --plan \
+	--cache "$dir/sharded" >"$dir/replan.txt" 2>/dev/null
+if ! grep -q "^distinct phases (first attempts, one sub-phase): $stored; in the cache: $stored," "$dir/replan.txt" ||
+	! grep -q '^to solve: 0 phases' "$dir/replan.txt"; then
+	cat "$dir/replan.txt"
+	echo "FAIL: the plan over the complete cache finds work left"
+	exit 1
+fi
+echo "PASS: FT(2;$m0,$m1) K=$k: $stored phases (as planned), $(grep -c '^scenario' "$dir/whole.list") scenarios; unsharded $((mid - start)) s, $n shards $((end - mid)) s; union identical"

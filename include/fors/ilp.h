@@ -63,6 +63,8 @@ struct ilp_precompute {
 				   max_failures cables, evenly spread: an
 				   estimate for the whole level */
 	int progress;		/* 1: a bar on stderr; 0: plain lines */
+	int plan;		/* count the distinct phases, solve nothing;
+				   o.cache may then be NULL */
 	struct ilp_opts o;
 };
 

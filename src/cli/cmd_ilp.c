@@ -30,7 +30,7 @@ static const char usage_precompute[] =
 	"Usage: fors ilp precompute --reference HEALTHY --max-failures K\n"
 	"                           --cache DIR [--solver NAME] [--program PATH]\n"
 	"                           [--time-limit S] [--jobs N] [--shard I/N]\n"
-	"                           [--sample N]\n"
+	"                           [--sample N] [--plan]\n"
 	"\n"
 	"Enumerate the scenarios with 1 to K failed leaf-spine cables of the\n"
 	"healthy fabric, up to a permutation of the spines; keep the complex\n"
@@ -39,6 +39,11 @@ static const char usage_precompute[] =
 	"interrupted run resumes. The native solver routes the same phases:\n"
 	"every disagreement is reported. Exit 0, 1 on disagreements, errors or\n"
 	"phases without a verdict, 2 on bad usage.\n"
+	"\n"
+	"With --plan nothing is solved or written: the same scenarios are\n"
+	"counted with their distinct phases, those DIR already holds (DIR is\n"
+	"then optional and must exist) and the solver time left, estimated from\n"
+	"the time recorded in them.\n"
 	"\n"
 	"  -r, --reference FILE    the healthy fabric (ibnetdiscover or net file)\n"
 	"  -k, --max-failures K    failed cables per scenario, 1 to 64\n"
@@ -50,6 +55,7 @@ static const char usage_precompute[] =
 	"      --shard I/N         only the scenarios i with i mod N = I\n"
 	"      --sample N          only N scenarios with exactly K failed\n"
 	"                          cables, evenly spread: an estimate\n"
+	"      --plan              count what is left to solve, solve nothing\n"
 	"  -h, --help              show this help\n";
 
 static const char usage_lookup[] =
@@ -122,6 +128,7 @@ static int options(const char *cmd, int argc, char **argv, struct iargs *a,
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "shard", required_argument, NULL, 'S' },
 		{ "sample", required_argument, NULL, 'n' },
+		{ "plan", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -154,6 +161,8 @@ static int options(const char *cmd, int argc, char **argv, struct iargs *a,
 			e = parse_shard(optarg, &a->pc.shard, &a->pc.nshards) ?
 			    usage_error(cmd, "--shard wants I/N with 0 <= I < N, not '%s'",
 					optarg) : 0;
+		else if (c == 'P')
+			a->pc.plan = 1;
 		else if (c == 'h')
 			return fputs(usage, stdout), -1;
 		else
@@ -175,7 +184,8 @@ static int precompute(int argc, char **argv)
 
 	if (r)
 		return r < 0 ? 0 : r;
-	if (!a.pc.reference || !a.pc.max_failures || !a.pc.o.cache)
+	if (!a.pc.reference || !a.pc.max_failures ||
+	    (!a.pc.o.cache && !a.pc.plan))
 		return usage_error(cmd, "%s are required",
 				   "--reference, --max-failures and --cache");
 	a.pc.progress = isatty(STDERR_FILENO);

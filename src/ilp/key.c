@@ -179,6 +179,80 @@ int ilp_phase_make(struct ilp_phase *ph, const struct fors_fabric *fb,
 	return 0;
 }
 
+int ilp_scenario_schedule(const struct fors_scenario *sc,
+			  struct fors_fabric **fb, struct fors_schedule **s,
+			  struct fors_error *err)
+{
+	struct fors_sched_params sp;
+	int r;
+
+	*s = NULL;
+	r = fors_scenario_fabric(sc, fb, err);
+	if (r)
+		return r;
+	sp = (struct fors_sched_params){ sc->m0, sc->m1, (*fb)->f, sc->present };
+	return fors_schedule_build(s, &sp, NULL, err);
+}
+
+uint32_t ilp_phase_gather(const struct fors_schedule *s, uint32_t m0,
+			  uint32_t p, uint32_t *idx, uint32_t *ls,
+			  uint32_t *ld)
+{
+	uint32_t n = 0;
+	size_t i;
+
+	for (i = s->start[p]; i < s->start[p + 1]; i++) {
+		const struct fors_xfer *x = &s->xfers[i];
+
+		if (x->src / m0 == x->dst / m0)
+			continue;
+		idx[n] = (uint32_t)i;
+		ls[n] = x->src / m0;
+		ld[n++] = x->dst / m0;
+	}
+	return n;
+}
+
+int ilp_scenario_phases(const struct fors_scenario *sc,
+			int (*fn)(const struct ilp_phase *ph, void *arg),
+			void *arg, struct fors_error *err)
+{
+	struct fors_schedule *s = NULL;
+	struct fors_fabric *fb = NULL;
+	uint32_t *idx = NULL, *ls = NULL, *ld = NULL, p, n;
+	int r = ilp_scenario_schedule(sc, &fb, &s, err);
+
+	if (!r) {
+		idx = malloc(sizeof(uint32_t) * (s->nxfers + 1));
+		ls = malloc(sizeof(uint32_t) * (s->nxfers + 1));
+		ld = malloc(sizeof(uint32_t) * (s->nxfers + 1));
+		if (!idx || !ls || !ld) {
+			fors_error_set(err, "out of memory");
+			r = FORS_ENOMEM;
+		}
+	}
+	for (p = 0; !r && p < s->nphases; p++) {
+		struct ilp_phase ph;
+
+		n = ilp_phase_gather(s, sc->m0, p, idx, ls, ld);
+		if (!n)
+			continue;
+		if (ilp_phase_make(&ph, fb, ls, ld, n, 1)) {
+			fors_error_set(err, "out of memory");
+			r = FORS_ENOMEM;
+			break;
+		}
+		r = fn(&ph, arg);
+		ilp_phase_clear(&ph);
+	}
+	free(idx);
+	free(ls);
+	free(ld);
+	fors_schedule_free(s);
+	fors_fabric_free(fb);
+	return r;
+}
+
 int ilp_scenario_canon(struct fors_scenario *sc)
 {
 	uint32_t *perm = malloc(sizeof(uint32_t) * (sc->q + 1));

@@ -8,6 +8,8 @@
 #include "fors/fabric.h"
 #include "fors/scenario.h"
 
+struct fors_schedule;
+
 /*
  * One phase as a problem of its own: its inter-leaf transfers (source and
  * destination leaves) and the planes alive at the leaves it touches, to be
@@ -34,6 +36,31 @@ int ilp_phase_make(struct ilp_phase *ph, const struct fors_fabric *fb,
 		   const uint32_t *ls, const uint32_t *ld, uint32_t n,
 		   uint32_t k);
 void ilp_phase_clear(struct ilp_phase *ph);
+
+/*
+ * The schedule of sc as every route of it builds it (Algorithm 1, f of the
+ * scenario's abstract fabric *fb). The caller frees both, also on error.
+ */
+int ilp_scenario_schedule(const struct fors_scenario *sc,
+			  struct fors_fabric **fb, struct fors_schedule **s,
+			  struct fors_error *err);
+
+/*
+ * The inter-leaf transfers of phase p: transfer idx[i] goes from leaf ls[i]
+ * to leaf ld[i]. Returns their number.
+ */
+uint32_t ilp_phase_gather(const struct fors_schedule *s, uint32_t m0,
+			  uint32_t p, uint32_t *idx, uint32_t *ls,
+			  uint32_t *ld);
+
+/*
+ * Every phase of sc with inter-leaf transfers, as the canonical instance
+ * of its first attempt (one sub-phase), handed to fn: what routing sc asks
+ * the cache for, without asking. Stops at fn's first non-zero return.
+ */
+int ilp_scenario_phases(const struct fors_scenario *sc,
+			int (*fn)(const struct ilp_phase *ph, void *arg),
+			void *arg, struct fors_error *err);
 
 /*
  * A phase back from its canonical text (a cache entry: untrusted). -1

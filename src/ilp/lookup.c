@@ -162,23 +162,16 @@ static int emit_phase(struct rt *t, uint32_t p, uint32_t k)
 
 static int phase(struct rt *t, uint32_t p)
 {
-	const uint32_t m0 = t->fb->m0;
 	enum ilp_verdict v = ILP_INFEASIBLE;
-	uint32_t n = 0, k = 0;
+	uint32_t n, k = 0;
 	size_t i;
 	int r = 0;
 
 	for (i = t->s->start[p]; i < t->s->start[p + 1]; i++) {
-		struct fors_xfer *x = &t->s->xfers[i];
-
-		x->plane = -1;
+		t->s->xfers[i].plane = -1;
 		t->sub[i] = 0;
-		if (x->src / m0 == x->dst / m0)
-			continue;
-		t->pend[n] = (uint32_t)i;
-		t->ls[n] = x->src / m0;
-		t->ld[n++] = x->dst / m0;
 	}
+	n = ilp_phase_gather(t->s, t->fb->m0, p, t->pend, t->ls, t->ld);
 	if (n)
 		t->st->phases++;
 	while (n && !r && v == ILP_INFEASIBLE && k < n) {
@@ -196,14 +189,9 @@ static int phase(struct rt *t, uint32_t p)
 
 static int setup(struct rt *t, const struct fors_scenario *sc)
 {
-	struct fors_sched_params sp;
 	size_t n;
-	int r = fors_scenario_fabric(sc, &t->fb, t->err);
+	int r = ilp_scenario_schedule(sc, &t->fb, &t->s, t->err);
 
-	if (r)
-		return r;
-	sp = (struct fors_sched_params){ sc->m0, sc->m1, t->fb->f, sc->present };
-	r = fors_schedule_build(&t->s, &sp, NULL, t->err);
 	if (r)
 		return r;
 	n = t->s->nxfers + 1;

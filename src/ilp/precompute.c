@@ -175,6 +175,11 @@ struct pc {
 	size_t population;	/* classes the jobs were sampled from */
 	pthread_mutex_t lock;
 	struct totals t;
+	uint64_t *keys;		/* plan: first attempts met, open addressing */
+	size_t nkeys, kcap;
+	int zero;		/* plan: the key 0, which marks a free slot */
+	uint32_t kcached;	/* plan: of the keys, those in the cache */
+	double kcached_s;	/* plan: their recorded solver time */
 	FILE *out;
 	double t0;
 	int failed;		/* an error that stops every worker */
@@ -194,17 +199,12 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 		  uint32_t *nph, double *secs, struct fors_error *err)
 {
 	struct fors_assign_info info = { 0 };
-	struct fors_sched_params sp;
 	struct fors_schedule *s = NULL;
-	struct fors_fabric *fb;
+	struct fors_fabric *fb = NULL;
 	double t0 = now();
-	int r = fors_scenario_fabric(sc, &fb, err);
+	int r = ilp_scenario_schedule(sc, &fb, &s, err);
 
 	*subs = NULL;
-	if (r)
-		return r;
-	sp = (struct fors_sched_params){ sc->m0, sc->m1, fb->f, sc->present };
-	r = fors_schedule_build(&s, &sp, NULL, err);
 	if (!r) {
 		*nph = s->nphases;
 		info.subs = *subs = calloc(s->nphases + 1, sizeof(uint32_t));
@@ -273,6 +273,106 @@ static int run_class(struct pc *pc, const struct cls *c, struct fors_error *err)
 	return r;
 }
 
+/* 1 when key h is new to the plan, 0 when met before, -1 out of memory. */
+static int plan_key(struct pc *pc, uint64_t h)
+{
+	size_t i;
+
+	if (!h)
+		return pc->zero ? 0 : (pc->zero = 1);
+	if (2 * (pc->nkeys + 1) > pc->kcap) {
+		size_t cap = pc->kcap ? 2 * pc->kcap : 4096, j;
+		uint64_t *k = calloc(cap, sizeof(uint64_t));
+
+		if (!k)
+			return -1;
+		for (j = 0; j < pc->kcap; j++) {
+			uint64_t v = pc->keys[j];
+
+			if (!v)
+				continue;
+			for (i = v & (cap - 1); k[i]; i = (i + 1) & (cap - 1))
+				;
+			k[i] = v;
+		}
+		free(pc->keys);
+		pc->keys = k;
+		pc->kcap = cap;
+	}
+	for (i = h & (pc->kcap - 1); pc->keys[i]; i = (i + 1) & (pc->kcap - 1))
+		if (pc->keys[i] == h)
+			return 0;
+	pc->keys[i] = h;
+	pc->nkeys++;
+	return 1;
+}
+
+struct planning {
+	struct pc *pc;
+	struct fors_error *err;
+};
+
+/* One phase of the plan: counted, and looked up in the cache when new. */
+static int plan_phase(const struct ilp_phase *ph, void *arg)
+{
+	struct planning *pl = arg;
+	struct pc *pc = pl->pc;
+	struct ilp_entry e = { .seconds = 0 };
+	uint32_t *colour = NULL;
+	int r;
+
+	pthread_mutex_lock(&pc->lock);
+	pc->t.phases++;
+	r = plan_key(pc, ph->hash);
+	pthread_mutex_unlock(&pc->lock);
+	if (r <= 0 || !pc->store.dir) {
+		if (r < 0)
+			fors_error_set(pl->err, "out of memory");
+		return r < 0 ? FORS_ENOMEM : 0;
+	}
+	colour = malloc(sizeof(uint32_t) * (ph->n + 1));
+	if (!colour) {
+		fors_error_set(pl->err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	r = ilp_store_get(&pc->store, ph, &e, colour, pl->err);
+	free(colour);
+	if (r != ILP_HIT)
+		return r == ILP_MISS ? 0 : r;
+	pthread_mutex_lock(&pc->lock);
+	pc->kcached++;
+	pc->kcached_s += e.seconds;
+	pthread_mutex_unlock(&pc->lock);
+	return 0;
+}
+
+static int plan_class(struct pc *pc, const struct cls *c,
+		      struct fors_error *err)
+{
+	struct fors_scenario *sc = parse_class(c);
+	struct planning pl = { pc, err };
+	int r;
+
+	if (!sc) {
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	r = ilp_scenario_phases(sc, plan_phase, &pl, err);
+	fors_scenario_free(sc);
+	return r;
+}
+
+/* What the progress counts: distinct phases met, or phases solved. */
+static size_t work(const struct pc *pc)
+{
+	return pc->cfg->plan ? pc->nkeys + (size_t)pc->zero : pc->t.solved;
+}
+
+static const char *done_word(const struct pc *pc)
+{
+	return pc->cfg->plan ? "distinct phases" : "phases solved";
+}
+
 static void progress(struct pc *pc)
 {
 	size_t n = pc->t.done + pc->t.skipped + pc->t.failed, w = 30, i;
@@ -281,16 +381,16 @@ static void progress(struct pc *pc)
 
 	if (!pc->cfg->progress) {
 		if (n == pc->njobs || n % 10 == 0)
-			fprintf(stderr, "fors ilp: %zu/%zu scenarios, %u phases solved, %.0f s\n",
-				n, pc->njobs, pc->t.solved, el);
+			fprintf(stderr, "fors ilp: %zu/%zu scenarios, %zu %s, %.0f s\n",
+				n, pc->njobs, work(pc), done_word(pc), el);
 		return;
 	}
 	fputs("\r[", stderr);
 	for (i = 0; i < w; i++)
 		fputc(i < w * n / (pc->njobs ? pc->njobs : 1) ? '#' : '.',
 		      stderr);
-	fprintf(stderr, "] %zu/%zu scenarios, %u phases solved, %.0f s, eta %.0f s ",
-		n, pc->njobs, pc->t.solved, el, eta);
+	fprintf(stderr, "] %zu/%zu scenarios, %zu %s, %.0f s, eta %.0f s ",
+		n, pc->njobs, work(pc), done_word(pc), el, eta);
 	if (n == pc->njobs)
 		fputc('\n', stderr);
 }
@@ -310,9 +410,13 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&pc->lock);
 		if (!c)
 			return NULL;
-		done = ilp_store_has_scenario(&pc->store, c->hash, c->text,
+		done = pc->store.dir &&
+		       ilp_store_has_scenario(&pc->store, c->hash, c->text,
 					      &err) == ILP_HIT;
-		r = done ? 0 : run_class(pc, c, &err);
+		if (pc->cfg->plan)
+			r = plan_class(pc, c, &err);
+		else
+			r = done ? 0 : run_class(pc, c, &err);
 		pthread_mutex_lock(&pc->lock);
 		if (r) {
 			fprintf(pc->out, "scenario %016llx: %s\n",
@@ -403,18 +507,45 @@ static int run_jobs(struct pc *pc)
 	return pc->failed ? FORS_EIO : 0;
 }
 
-static void report(const struct pc *pc, const struct classes *cs,
-		   const uint32_t *per_level)
+static void report_classes(const struct pc *pc, const struct classes *cs,
+			   const uint32_t *per_level)
+{
+	uint32_t k;
+
+	fprintf(pc->out, "classes up to %u failed cables, up to plane permutation: %zu routable\n",
+		pc->cfg->max_failures, cs->n - 1);
+	for (k = 1; k <= pc->cfg->max_failures; k++)
+		fprintf(pc->out, "  %u failed: %u complex (m > f)\n", k,
+			per_level[k]);
+}
+
+static void report_plan(const struct pc *pc)
+{
+	const struct totals *t = &pc->t;
+	size_t d = pc->nkeys + (size_t)pc->zero;
+
+	fprintf(pc->out, "plan, shard %u/%u: %zu scenarios (%u already complete in the cache, %u failed), %u phases with inter-leaf transfers\n",
+		pc->cfg->shard, pc->cfg->nshards, pc->njobs, t->skipped,
+		t->failed, t->phases);
+	fprintf(pc->out, "distinct phases (first attempts, one sub-phase): %zu; in the cache: %u, %.1f s of solver time recorded\n",
+		d, pc->kcached, pc->kcached_s);
+	if (pc->kcached)
+		fprintf(pc->out, "to solve: %zu phases, about %.0f s of solver time at the cache's mean of %.3f s a phase\n",
+			d - pc->kcached,
+			(double)(d - pc->kcached) * pc->kcached_s / pc->kcached,
+			pc->kcached_s / pc->kcached);
+	else
+		fprintf(pc->out, "to solve: %zu phases (no solved phase in the cache to estimate the time from)\n",
+			d);
+	fprintf(pc->out, "not counted: the retries with more sub-phases of phases the solver finds infeasible\n");
+}
+
+static void report(const struct pc *pc)
 {
 	const struct ilp_precompute *cfg = pc->cfg;
 	const struct totals *t = &pc->t;
-	uint32_t k, d = t->done ? t->done : 1;
+	uint32_t d = t->done ? t->done : 1;
 
-	fprintf(pc->out, "classes up to %u failed cables, up to plane permutation: %zu routable\n",
-		cfg->max_failures, cs->n - 1);
-	for (k = 1; k <= cfg->max_failures; k++)
-		fprintf(pc->out, "  %u failed: %u complex (m > f)\n", k,
-			per_level[k]);
 	fprintf(pc->out, "shard %u/%u: %zu scenarios, %u routed now, %u already complete, %u failed\n",
 		cfg->shard, cfg->nshards, pc->njobs, t->done, t->skipped,
 		t->failed);
@@ -449,12 +580,14 @@ int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 	int r;
 
 	if (cfg->max_failures > 64 || !cfg->nshards ||
-	    cfg->shard >= cfg->nshards || !cfg->o.solver) {
+	    cfg->shard >= cfg->nshards || !cfg->o.solver ||
+	    (!cfg->plan && !cfg->o.cache)) {
 		fors_error_set(err, "bad precompute parameters");
 		return FORS_EINVAL;
 	}
 	r = healthy(cfg->reference, &h, err);
-	if (!r && ilp_store_open(&pc.store, cfg->o.cache, 1, err))
+	if (!r && cfg->o.cache &&
+	    ilp_store_open(&pc.store, cfg->o.cache, !cfg->plan, err))
 		r = FORS_EINVAL;
 	if (!r && (enumerate(&cs, h, cfg->max_failures) ||
 		   select_jobs(&pc, &cs, per_level))) {
@@ -467,7 +600,11 @@ int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 		pthread_mutex_destroy(&pc.lock);
 		if (r)
 			*err = pc.err;
-		report(&pc, &cs, per_level);
+		report_classes(&pc, &cs, per_level);
+		if (cfg->plan)
+			report_plan(&pc);
+		else
+			report(&pc);
 	}
 	if (!r && (pc.t.disagree || pc.t.failed || pc.t.unknown)) {
 		fors_error_set(err, "%u disagreements, %u scenarios failed, %u phases without verdict",
@@ -478,6 +615,7 @@ int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 	fors_scenario_free(h);
 	free_classes(&cs);
 	free(pc.job);
+	free(pc.keys);
 	return r;
 }
 
