@@ -35,10 +35,7 @@ struct asg {
 	uint32_t *order;	/* planes, unimpacted first */
 	uint32_t nunimp;
 	uint32_t *rank;		/* [m0]: slot's rank among the senders */
-	struct fors_xfer *ox;	/* output transfers */
-	size_t on;
-	size_t *ostart;		/* output phase starts */
-	uint32_t onph, ocap;
+	struct fors_split out;	/* the phases, split where they must be */
 	uint32_t *pend;		/* inter-leaf transfers still to place */
 	uint32_t *sub;		/* per transfer of the phase: its sub-phase */
 	int *left, *right, *lstart, *list, *colour;
@@ -142,21 +139,6 @@ static void remember(struct asg *a, const struct fors_xfer *x)
 		;
 	if (j < a->om->k)
 		o[j] = (int16_t)x->plane;
-}
-
-static int new_phase(struct asg *a)
-{
-	if (a->onph + 2 > a->ocap) {
-		uint32_t cap = 2 * a->ocap;
-		size_t *st = realloc(a->ostart, sizeof(size_t) * cap);
-
-		if (!st)
-			return FORS_ENOMEM;
-		a->ostart = st;
-		a->ocap = cap;
-	}
-	a->ostart[++a->onph] = a->on;
-	return 0;
 }
 
 /*
@@ -287,17 +269,6 @@ static uint32_t sub_bound(const struct asg *a, uint32_t n)
 	return best;
 }
 
-/* Emit the transfers of phase p that belong to sub-phase sub. */
-static void emit(struct asg *a, uint32_t p, uint32_t sub)
-{
-	const struct fors_schedule *s = a->s;
-	size_t i;
-
-	for (i = s->start[p]; i < s->start[p + 1]; i++)
-		if (a->sub[i - s->start[p]] == sub)
-			a->ox[a->on++] = s->xfers[i];
-}
-
 /*
  * The fewest sub-phases: k from the counting bound up, each smaller k
  * proven infeasible by the solver (or counted as unproven).
@@ -426,7 +397,7 @@ static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 static int phase(struct asg *a, uint32_t p)
 {
 	struct fors_schedule *s = a->s;
-	uint32_t n = 0, k = 1, sub;
+	uint32_t n = 0, k = 1;
 	size_t i;
 	int r;
 
@@ -452,27 +423,17 @@ static int phase(struct asg *a, uint32_t p)
 	}
 	if (a->info->subs)
 		a->info->subs[p] = k;
-	for (sub = 0; sub < k; sub++) {
-		emit(a, p, sub);
-		r = new_phase(a);
-		if (r)
-			return r;
-	}
-	return 0;
+	return fors_split_phase(&a->out, s, p, a->sub, k);
 }
 
 static int setup(struct asg *a)
 {
 	const struct fors_fabric *fb = a->fb;
-	size_t n = a->s->nxfers + 1;
 	uint32_t p, k = 0, m = fb->m1 * fb->m0;
 
 	inter_init(&a->in, fb->m0, fb->m1, fb->f);
 	a->order = malloc(sizeof(uint32_t) * (fb->q + 1));
 	a->rank = malloc(sizeof(uint32_t) * fb->m0);
-	a->ox = malloc(sizeof(struct fors_xfer) * n);
-	a->ocap = a->s->nphases + 16;
-	a->ostart = calloc(a->ocap, sizeof(size_t));
 	a->pend = malloc(sizeof(uint32_t) * (m + 1));
 	a->sub = malloc(sizeof(uint32_t) * (m + 1));
 	a->key = malloc(sizeof(uint32_t) * (m + 1));
@@ -480,7 +441,7 @@ static int setup(struct asg *a)
 	a->right = malloc(sizeof(int) * (m + 1));
 	a->lstart = malloc(sizeof(int) * (m + 1));
 	a->colour = malloc(sizeof(int) * (m + 1));
-	if (!a->order || !a->rank || !a->ox || !a->ostart || !a->pend ||
+	if (fors_split_init(&a->out, a->s) || !a->order || !a->rank || !a->pend ||
 	    !a->sub || !a->key || !a->left || !a->right || !a->lstart || !a->colour)
 		return FORS_ENOMEM;
 	for (p = 0; p < fb->q; p++)
@@ -508,8 +469,7 @@ static void cleanup(struct asg *a)
 	free(a->key);
 	free(a->order);
 	free(a->rank);
-	free(a->ox);
-	free(a->ostart);
+	fors_split_free(&a->out);
 	free(a->pend);
 	free(a->sub);
 	free(a->left);
@@ -538,15 +498,9 @@ static int run(struct asg *a, struct fors_error *err)
 		fors_error_set(err, "out of memory while assigning spines");
 		return r;
 	}
-	free(s->xfers);
-	free(s->start);
-	s->xfers = a->ox;
-	s->start = a->ostart;
-	s->nphases = a->onph;
+	fors_split_finish(&a->out, s);
 	s->q = a->fb->q;
 	s->m = a->fb->m;
-	a->ox = NULL;
-	a->ostart = NULL;
 	cleanup(a);
 	return 0;
 }

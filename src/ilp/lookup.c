@@ -23,11 +23,10 @@ struct rt {
 	struct fors_schedule *s;
 	struct ilp_stats *st;
 	uint32_t *pend, *ls, *ld, *colour, *sub;
-	struct fors_xfer *ox;
-	size_t on, *ostart;
-	uint32_t onph, ocap;
+	struct fors_split out;
 	uint64_t *seen;		/* phase keys met in this scenario */
 	uint32_t nseen;
+	uint32_t p;		/* the phase being routed */
 	struct fors_error *err;
 };
 
@@ -131,33 +130,10 @@ static int phase_k(struct rt *t, uint32_t n, uint32_t k,
 		uint32_t c = t->colour[i], x = t->pend[ph.edge[i]];
 
 		t->s->xfers[x].plane = (int32_t)ph.plane[c % ph.q];
-		t->sub[x] = c / ph.q;
+		t->sub[x - t->s->start[t->p]] = c / ph.q;
 	}
 	ilp_phase_clear(&ph);
 	return r;
-}
-
-static int emit_phase(struct rt *t, uint32_t p, uint32_t k)
-{
-	uint32_t sub;
-	size_t i;
-
-	for (sub = 0; sub < k; sub++) {
-		if (t->onph + 2 > t->ocap) {
-			uint32_t cap = 2 * t->ocap;
-			size_t *st = realloc(t->ostart, sizeof(size_t) * cap);
-
-			if (!st)
-				return FORS_ENOMEM;
-			t->ostart = st;
-			t->ocap = cap;
-		}
-		for (i = t->s->start[p]; i < t->s->start[p + 1]; i++)
-			if (t->sub[i] == sub)
-				t->ox[t->on++] = t->s->xfers[i];
-		t->ostart[++t->onph] = t->on;
-	}
-	return 0;
 }
 
 static int phase(struct rt *t, uint32_t p)
@@ -167,9 +143,10 @@ static int phase(struct rt *t, uint32_t p)
 	size_t i;
 	int r = 0;
 
+	t->p = p;
 	for (i = t->s->start[p]; i < t->s->start[p + 1]; i++) {
 		t->s->xfers[i].plane = -1;
-		t->sub[i] = 0;
+		t->sub[i - t->s->start[p]] = 0;
 	}
 	n = ilp_phase_gather(t->s, t->fb->m0, p, t->pend, t->ls, t->ld);
 	if (n)
@@ -184,7 +161,7 @@ static int phase(struct rt *t, uint32_t p)
 	}
 	if (t->st->subs)
 		t->st->subs[p] = k ? k : 1;
-	return r ? r : emit_phase(t, p, k ? k : 1);
+	return r ? r : fors_split_phase(&t->out, t->s, p, t->sub, k ? k : 1);
 }
 
 static int setup(struct rt *t, const struct fors_scenario *sc)
@@ -200,12 +177,9 @@ static int setup(struct rt *t, const struct fors_scenario *sc)
 	t->ld = malloc(sizeof(uint32_t) * n);
 	t->colour = malloc(sizeof(uint32_t) * n);
 	t->sub = malloc(sizeof(uint32_t) * n);
-	t->ox = malloc(sizeof(struct fors_xfer) * n);
-	t->ocap = t->s->nphases + 16;
-	t->ostart = calloc(t->ocap, sizeof(size_t));
 	t->seen = malloc(sizeof(uint64_t) * n);
-	if (!t->seen || !t->pend || !t->ls || !t->ld || !t->colour || !t->sub || !t->ox ||
-	    !t->ostart) {
+	if (fors_split_init(&t->out, t->s) || !t->seen || !t->pend || !t->ls ||
+	    !t->ld || !t->colour || !t->sub) {
 		fors_error_set(t->err, "out of memory");
 		return FORS_ENOMEM;
 	}
@@ -222,8 +196,7 @@ static void cleanup(struct rt *t)
 	free(t->ld);
 	free(t->colour);
 	free(t->sub);
-	free(t->ox);
-	free(t->ostart);
+	fors_split_free(&t->out);
 	free(t->seen);
 }
 
@@ -231,19 +204,12 @@ static void cleanup(struct rt *t)
 static int finish(struct rt *t, struct fors_schedule **out)
 {
 	struct fors_schedule *s = t->s;
-	uint32_t split = t->onph - s->nphases;
+	uint32_t split = t->out.nphases - s->nphases;
 	char n[16];
 
-	free(s->xfers);
-	free(s->start);
-	s->xfers = t->ox;
-	s->start = t->ostart;
-	s->nxfers = t->on;
-	s->nphases = t->onph;
+	fors_split_finish(&t->out, s);
 	s->q = t->fb->q;
 	s->m = t->fb->m;
-	t->ox = NULL;
-	t->ostart = NULL;
 	snprintf(n, sizeof(n), "%u", split);
 	if (fors_schedule_add_key(s, "method", "ilp") ||
 	    (split && fors_schedule_add_key(s, "split", n))) {
