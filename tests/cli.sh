@@ -173,6 +173,10 @@ expect 2 "--spines is required" netgen --hosts-per-leaf 4 --leaves 4
 expect 2 "missing command" ilp
 expect 2 "unknown command 'frob'" ilp frob
 expect 2 "--cache is required" ilp lookup
+expect 2 "--sample does not apply to this command" ilp lookup --cache "$tmp/c" --sample 3
+expect 2 "--jobs does not apply to this command" ilp solve --cache "$tmp/c" -j 2
+expect 2 "--reference does not apply to this command" ilp list --cache "$tmp/c" --reference=x
+expect 2 "--plan does not apply to this command" ilp scenario --topology x --plan
 expect 2 "--reference, --max-failures and --cache are required" ilp precompute --cache "$tmp/c"
 expect 2 "--shard wants I/N" ilp precompute --reference "$tmp/h.net" --max-failures 1 --cache "$tmp/c" --shard 3/3
 expect 2 "--max-failures: '0' is out of range" ilp precompute --reference "$tmp/h.net" --max-failures 0 --cache "$tmp/c"

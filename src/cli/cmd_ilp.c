@@ -114,8 +114,22 @@ static int parse_shard(const char *s, uint32_t *i, uint32_t *n)
 	return 0;
 }
 
+/* The entry of o whose value is c. */
+static int which(const struct option *o, int c)
+{
+	int i = 0;
+
+	while (o[i].name && o[i].val != c)
+		i++;
+	return i;
+}
+
+/*
+ * The subcommands share one option table; allowed lists the options (by
+ * their value in it) that cmd takes, so no other is silently ignored.
+ */
 static int options(const char *cmd, int argc, char **argv, struct iargs *a,
-		   const char *usage)
+		   const char *usage, const char *allowed)
 {
 	static const struct option opts[] = {
 		{ "reference", required_argument, NULL, 'r' },
@@ -136,7 +150,10 @@ static int options(const char *cmd, int argc, char **argv, struct iargs *a,
 
 	while (!e && (c = getopt_long(argc, argv, ":r:t:k:c:s:p:T:j:h", opts,
 				      NULL)) != -1) {
-		if (c == 'r')
+		if (c != ':' && c != '?' && !strchr(allowed, c))
+			e = usage_error(cmd, "--%s does not apply to this command",
+					opts[which(opts, c)].name);
+		else if (c == 'r')
 			a->pc.reference = optarg;
 		else if (c == 't')
 			a->topo = optarg;
@@ -180,7 +197,7 @@ static int precompute(int argc, char **argv)
 	struct iargs a = { .pc = { .jobs = 1, .nshards = 1,
 				   .o = { .solver = "cbc" } }, .secs = 600 };
 	struct fors_error err;
-	int r = options(cmd, argc, argv, &a, usage_precompute);
+	int r = options(cmd, argc, argv, &a, usage_precompute, "rkcspTjSnPh");
 
 	if (r)
 		return r < 0 ? 0 : r;
@@ -207,7 +224,7 @@ static int route(const char *cmd, int argc, char **argv, const char *usage,
 	struct fors_schedule *s = NULL;
 	struct ilp_stats st = { 0 };
 	struct fors_error err;
-	int r = options(cmd, argc, argv, &a, usage);
+	int r = options(cmd, argc, argv, &a, usage, solve ? "cspTh" : "ch");
 
 	if (r)
 		return r < 0 ? 0 : r;
@@ -238,7 +255,7 @@ static int scenario(int argc, char **argv)
 	struct fors_scenario *sc = NULL;
 	struct fors_fabric *fb = NULL;
 	struct fors_error err;
-	int r = options(cmd, argc, argv, &a, usage_scenario);
+	int r = options(cmd, argc, argv, &a, usage_scenario, "trh");
 
 	if (r)
 		return r < 0 ? 0 : r;
@@ -270,7 +287,7 @@ static int list(int argc, char **argv)
 	struct iargs a = { .secs = 1 };
 	struct fors_error err;
 	uint32_t bad = 0;
-	int r = options(cmd, argc, argv, &a, usage_list);
+	int r = options(cmd, argc, argv, &a, usage_list, "ch");
 
 	if (r)
 		return r < 0 ? 0 : r;
