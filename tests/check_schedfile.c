@@ -86,6 +86,61 @@ START_TEST(round_trip_abstract)
 }
 END_TEST
 
+/*
+ * An abstract schedule with absent hosts says which (the key absent), so
+ * fors check needs no fabric to find every present pair in it.
+ */
+START_TEST(abstract_absent)
+{
+	static const char *const bad[] = {
+		"1,", ",1", "1,,6", "12", "x", "1;6", "-1", "",
+	};
+	uint8_t present[12];
+	struct fors_sched_params sp = { 4, 3, 1, present };
+	struct fors_schedule *s, *t;
+	struct fors_error err;
+	char *text;
+	size_t i;
+
+	memset(present, 1, sizeof(present));
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	ck_assert_int_eq(fors_schedule_add_absent(s, present), FORS_OK);
+	ck_assert_uint_eq(s->nextra, 0);
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_OK);
+	fors_schedule_free(s);
+	present[1] = present[6] = 0;
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
+	ck_assert_pstr_eq(strstr(err.msg, "is missing") ? "" : err.msg, "");
+	ck_assert_int_eq(fors_schedule_add_absent(s, present), FORS_OK);
+	text = to_text(s);
+	ck_assert_ptr_nonnull(strstr(text, " absent 1,6\n"));
+	ck_assert_int_eq(from_text(text, &t, &err), FORS_OK);
+	ck_assert_msg(fors_schedule_verify(t, &err) == FORS_OK, "%s", err.msg);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		free(t->extra[0].value);
+		t->extra[0].value = strdup(bad[i]);
+		ck_assert_int_eq(fors_schedule_verify(t, &err), FORS_EVERIFY);
+		ck_assert_msg(strstr(err.msg, "key absent:"), "'%s': %s",
+			      bad[i], err.msg);
+	}
+	free(t->extra[0].value);
+	t->extra[0].value = strdup("1");
+	ck_assert_int_eq(fors_schedule_verify(t, &err), FORS_EVERIFY);
+	ck_assert_msg(strstr(err.msg, "-> 6 is missing"), "%s", err.msg);
+	t->hosts = calloc(12, sizeof(*t->hosts));
+	ck_assert_ptr_nonnull(t->hosts);
+	for (i = 0; i < 12; i++)
+		if (i != 6)
+			t->hosts[t->nhosts++].sid = (uint32_t)i;
+	ck_assert_int_eq(fors_schedule_verify(t, &err), FORS_EVERIFY);
+	ck_assert_msg(strstr(err.msg, "host 1 has a host line"), "%s", err.msg);
+	fors_schedule_free(t);
+	fors_schedule_free(s);
+	free(text);
+}
+END_TEST
+
 /* A routed schedule: host lines with awkward descriptions, planes, DLIDs. */
 START_TEST(round_trip_routed)
 {
@@ -227,6 +282,7 @@ int main(void)
 
 	tcase_add_test(tc, round_trip_abstract);
 	tcase_add_test(tc, round_trip_routed);
+	tcase_add_test(tc, abstract_absent);
 	tcase_add_test(tc, write_file_atomic);
 	tcase_add_loop_test(tc, rejects_malformed, 0,
 			    sizeof(malformed) / sizeof(malformed[0]));

@@ -202,6 +202,14 @@ if command -v cbc >/dev/null; then
 	fors ilp lookup --cache "$tmp/ilpc" <"$tmp/ilp.scen" >"$tmp/looked" &&
 	cmp -s "$tmp/solved" "$tmp/looked" && grep -q ' method ilp' "$tmp/looked" &&
 	fors check --schedule "$tmp/looked" >/dev/null && ok || ko "ilp solve, then lookup"
+	# without a reference the slots after an absent host shift: hosts 2 and 4 absent leave slots 2 and 5 empty
+	fors netgen --hosts-per-leaf 3 --leaves 3 --spines 3 --fail 0:0,1:1 --absent 2,4 >"$tmp/ilpa.net"
+	fors ilp scenario --topology "$tmp/ilpa.net" >"$tmp/ilpa.scen" &&
+	fors ilp solve --cache "$tmp/ilpc" <"$tmp/ilpa.scen" >"$tmp/absent" &&
+	grep -q ' absent 2,5$' "$tmp/absent" &&
+	fors check --schedule "$tmp/absent" >/dev/null && ok || ko "ilp solve with absent hosts, then check"
+	sed -i 's/ absent 2,5$/ absent 2/' "$tmp/absent"
+	expect 1 "transfer .* -> 5 is missing" check --schedule "$tmp/absent"
 	for f in "$tmp"/ilpc/phases/*; do sed -i 's/^verdict feasible/verdict feasiblx/' "$f"; done
 	lookup 5 "corrupt entry"
 	fors ilp list --cache "$tmp/ilpc" >/dev/null 2>&1 && ko "ilp list passes a corrupt cache" || ok

@@ -110,4 +110,11 @@ void fors_split_free(struct fors_split *o);
 int fors_schedule_add_key(struct fors_schedule *s, const char *key,
 			  const char *value);
 
+/*
+ * An abstract schedule has no host lines to say which slots hold a host:
+ * the key "absent" lists the others ("38,39,58"), for fors_schedule_verify.
+ * Nothing is added when present is NULL or every slot is present.
+ */
+int fors_schedule_add_absent(struct fors_schedule *s, const uint8_t *present);
+
 #endif

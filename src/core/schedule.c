@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,32 @@ int fors_schedule_add_key(struct fors_schedule *s, const char *key,
 }
 
 /* Intra-leaf edges bucketed by phase: edges of phase p are at [st[p]..). */
+int fors_schedule_add_absent(struct fors_schedule *s, const uint8_t *present)
+{
+	size_t n = (size_t)s->m0 * s->m1, i, len = 0;
+	const char *sep = "";
+	char *v = NULL;
+	FILE *out;
+	int r;
+
+	for (i = 0; present && i < n && present[i]; i++)
+		;
+	if (!present || i == n)
+		return 0;
+	out = open_memstream(&v, &len);
+	if (!out)
+		return FORS_ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (present[i])
+			continue;
+		fprintf(out, "%s%zu", sep, i);
+		sep = ",";
+	}
+	r = fclose(out) ? FORS_ENOMEM : fors_schedule_add_key(s, "absent", v);
+	free(v);
+	return r;
+}
+
 int fors_split_init(struct fors_split *o, const struct fors_schedule *s)
 {
 	o->nxfers = 0;

@@ -139,6 +139,35 @@ static int check_count(struct ctx *c, int all_present)
 	return FORS_OK;
 }
 
+/* The "absent" key (fors_schedule_add_absent): slots without a host. */
+static int absent(struct ctx *c)
+{
+	const struct fors_schedule *s = c->s;
+	const char *v = NULL, *p;
+	char *end;
+	size_t i;
+
+	for (i = 0; i < s->nextra; i++)
+		if (!strcmp(s->extra[i].key, "absent"))
+			v = s->extra[i].value;
+	for (p = v; p; p = *end ? end + 1 : NULL) {
+		unsigned long h = *p >= '0' && *p <= '9' ?
+				  strtoul(p, &end, 10) : c->hosts;
+
+		if (h >= c->hosts || (*end && *end != ',')) {
+			fors_error_set(c->err, "key absent: '%s' is not a list of host ids below %u",
+				       v, c->hosts);
+			return FORS_EVERIFY;
+		}
+		if (s->nhosts && c->present[h]) {
+			fors_error_set(c->err, "host %lu has a host line but is listed absent", h);
+			return FORS_EVERIFY;
+		}
+		c->present[h] = 0;
+	}
+	return FORS_OK;
+}
+
 static int setup(struct ctx *c)
 {
 	const struct fors_schedule *s = c->s;
@@ -168,7 +197,7 @@ static int setup(struct ctx *c)
 		c->present[s->hosts[i].sid] = 1;
 		c->lid[s->hosts[i].sid] = s->hosts[i].lid;
 	}
-	return FORS_OK;
+	return absent(c);
 }
 
 int fors_schedule_verify(const struct fors_schedule *s,

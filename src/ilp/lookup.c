@@ -201,7 +201,8 @@ static void cleanup(struct rt *t)
 }
 
 /* The routed schedule replaces the plain one, with its keys. */
-static int finish(struct rt *t, struct fors_schedule **out)
+static int finish(struct rt *t, const uint8_t *present,
+		  struct fors_schedule **out)
 {
 	struct fors_schedule *s = t->s;
 	uint32_t split = t->out.nphases - s->nphases;
@@ -212,7 +213,8 @@ static int finish(struct rt *t, struct fors_schedule **out)
 	s->m = t->fb->m;
 	snprintf(n, sizeof(n), "%u", split);
 	if (fors_schedule_add_key(s, "method", "ilp") ||
-	    (split && fors_schedule_add_key(s, "split", n))) {
+	    (split && fors_schedule_add_key(s, "split", n)) ||
+	    fors_schedule_add_absent(s, present)) {
 		fors_error_set(t->err, "out of memory");
 		return FORS_ENOMEM;
 	}
@@ -244,7 +246,7 @@ int fors_ilp_route(const struct ilp_opts *o, const struct fors_scenario *sc,
 	for (p = 0; !r && p < t.s->nphases; p++)
 		r = phase(&t, p);
 	if (!r)
-		r = finish(&t, out);
+		r = finish(&t, sc->present, out);
 	cleanup(&t);
 	return r;
 }
