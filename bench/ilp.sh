@@ -11,8 +11,8 @@
 #        spread, then the plan of every class with up to 3 cables, its
 #        solver time estimated from the sample's
 #   hit  `fors ilp lookup` on a complex scenario (L01-S01, L02-S02 cut),
-#        solved into the k2 cache first if its shard has not run; a lookup
-#        exits 0 only once the routing fits the scenario's fabric
+#        solved into the k2 cache first if its shard has not run, the
+#        answer checked by fors check
 #   lab  OpenSM routing that scenario from the cache (bench/ilp-lab.sh)
 # The reports of k3 and hit are kept in bench/results/ too. BENCH_ILP_JOBS
 # (default 2) solver runs at once.
@@ -81,6 +81,7 @@ hit() {
 			e=$(date +%s%N)
 			echo "lookup run $i: $(((e - s) / 1000000)) ms, $(wc -c <"$out/cut.sched") bytes"
 		done
+		"$FORS" check --schedule "$out/cut.sched"
 	} | tee "$here/results/ilp-lhcb-hit.txt"
 }
 
