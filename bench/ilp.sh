@@ -14,7 +14,7 @@
 #        solved into the k2 cache first if its shard has not run, the
 #        answer checked by fors check
 #   lab  OpenSM routing that scenario from the cache (bench/ilp-lab.sh)
-# The reports of k3 and hit are kept in bench/results/ too. BENCH_ILP_JOBS
+# The reports of k3, hit and lab are kept in bench/results/ too. BENCH_ILP_JOBS
 # (default 2) solver runs at once.
 set -euo pipefail
 : "${FORS:?FORS must name the fors binary}"

@@ -69,7 +69,6 @@ int fors_schedule_add_key(struct fors_schedule *s, const char *key,
 	       FORS_ENOMEM;
 }
 
-/* Intra-leaf edges bucketed by phase: edges of phase p are at [st[p]..). */
 int fors_schedule_add_absent(struct fors_schedule *s, const uint8_t *present)
 {
 	size_t n = (size_t)s->m0 * s->m1, i, len = 0;
@@ -154,6 +153,7 @@ void fors_split_free(struct fors_split *o)
 	o->start = NULL;
 }
 
+/* Intra-leaf edges bucketed by phase: edges of phase p are at [st[p]..). */
 static int bucket(const uint32_t *phase, uint32_t ne, uint32_t n,
 		  uint32_t **st, uint32_t **ed)
 {

@@ -26,7 +26,6 @@ struct rt {
 	struct fors_split out;
 	uint64_t *seen;		/* phase keys met in this scenario */
 	uint32_t nseen;
-	uint32_t p;		/* the phase being routed */
 	struct fors_error *err;
 };
 
@@ -99,8 +98,8 @@ static int first(struct rt *t, uint64_t h)
 	return 1;
 }
 
-/* The planes of n pending transfers in k sub-phases, or a verdict. */
-static int phase_k(struct rt *t, uint32_t n, uint32_t k,
+/* The planes of phase p's n pending transfers in k sub-phases, or a verdict. */
+static int phase_k(struct rt *t, uint32_t p, uint32_t n, uint32_t k,
 		   enum ilp_verdict *v)
 {
 	struct ilp_phase ph;
@@ -130,7 +129,7 @@ static int phase_k(struct rt *t, uint32_t n, uint32_t k,
 		uint32_t c = t->colour[i], x = t->pend[ph.edge[i]];
 
 		t->s->xfers[x].plane = (int32_t)ph.plane[c % ph.q];
-		t->sub[x - t->s->start[t->p]] = c / ph.q;
+		t->sub[x - t->s->start[p]] = c / ph.q;
 	}
 	ilp_phase_clear(&ph);
 	return r;
@@ -143,7 +142,6 @@ static int phase(struct rt *t, uint32_t p)
 	size_t i;
 	int r = 0;
 
-	t->p = p;
 	for (i = t->s->start[p]; i < t->s->start[p + 1]; i++) {
 		t->s->xfers[i].plane = -1;
 		t->sub[i - t->s->start[p]] = 0;
@@ -152,7 +150,7 @@ static int phase(struct rt *t, uint32_t p)
 	if (n)
 		t->st->phases++;
 	while (n && !r && v == ILP_INFEASIBLE && k < n) {
-		r = phase_k(t, n, ++k, &v);
+		r = phase_k(t, p, n, ++k, &v);
 		t->st->infeasible += !r && v == ILP_INFEASIBLE;
 	}
 	if (!r && n && v != ILP_FEASIBLE) {
