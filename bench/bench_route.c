@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "fors/check.h"
-#include "fors/lftfile.h"
-#include "fors/netgen.h"
-#include "fors/route.h"
+#include "verify/check.h"
+#include "formats/lftdump.h"
+#include "formats/netgen.h"
+#include "routing/route.h"
 
 #define M0 20
 #define M1 18

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fors/schedule.h"
+#include "schedule/schedule.h"
 
 static double now(void)
 {

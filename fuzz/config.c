@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "fors/config.h"
+#include "formats/config.h"
 #include "fuzz.h"
 
 static void note(void *ctx, int error, const char *msg)

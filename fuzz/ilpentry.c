@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "key.h"
-#include "store.h"
+#include "ilp/key.h"
+#include "ilp/store.h"
 
 static void check(char *buf, size_t len)
 {

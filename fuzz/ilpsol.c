@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "solver.h"
+#include "ilp/solver.h"
 
 static int read_one(uint8_t which, const char *text, size_t len, uint32_t n,
 		    uint8_t *x, enum ilp_verdict *v, struct fors_error *err)

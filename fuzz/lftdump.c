@@ -4,8 +4,8 @@
  * and ibroute output; then every entry of every table, so that a table
  * shorter than its header says is out of bounds.
  */
-#include "fors/lft.h"
-#include "fors/lftfile.h"
+#include "routing/lft.h"
+#include "formats/lftdump.h"
 #include "fuzz.h"
 
 /* Counted so that every entry is read, as fors check reads them. */

@@ -6,9 +6,9 @@
  */
 #include <string.h>
 
-#include "fors/scenario.h"
+#include "fabric/scenario.h"
 #include "fuzz.h"
-#include "key.h"
+#include "ilp/key.h"
 
 static int same(const struct fors_scenario *a, const struct fors_scenario *b)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/schedfile.h"
-#include "fors/verify.h"
+#include "formats/schedfile.h"
+#include "verify/verify.h"
 #include "fuzz.h"
 
 static int same_hosts(const struct fors_schedule *a,

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/check.h"
-#include "fors/fabric.h"
-#include "fors/lftfile.h"
-#include "fors/route.h"
-#include "fors/topology.h"
-#include "fors/verify.h"
+#include "verify/check.h"
+#include "fabric/fabric.h"
+#include "formats/lftdump.h"
+#include "routing/route.h"
+#include "fabric/topology.h"
+#include "verify/verify.h"
 #include "fuzz.h"
 
 /* Small enough that routing stays fast: schedules grow with slots squared. */

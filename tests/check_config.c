@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/config.h"
-#include "fors/error.h"
+#include "formats/config.h"
+#include "base/error.h"
 #include "suite.h"
 
 struct notes {

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/check.h"
-#include "fors/lftfile.h"
-#include "fors/route.h"
-#include "fors/schedfile.h"
+#include "verify/check.h"
+#include "formats/lftdump.h"
+#include "routing/route.h"
+#include "formats/schedfile.h"
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/eval.h"
+#include "verify/eval.h"
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/fabric.h"
+#include "fabric/fabric.h"
 #include "fabric_util.h"
 #include "suite.h"
 

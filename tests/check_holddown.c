@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fors/holddown.h"
-#include "fors/route.h"
-#include "fors/schedfile.h"
+#include "fabric/holddown.h"
+#include "routing/route.h"
+#include "formats/schedfile.h"
 #include "fabric_util.h"
 #include "suite.h"
 

@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fors/assign.h"
-#include "fors/ilp.h"
-#include "fors/netgen.h"
-#include "fors/verify.h"
-#include "model.h"
-#include "store.h"
+#include "routing/assign.h"
+#include "ilp/ilp.h"
+#include "formats/netgen.h"
+#include "verify/verify.h"
+#include "ilp/model.h"
+#include "ilp/store.h"
 #include "suite.h"
 
 /* FT(2;m0,m1) with q planes, every host present, cable (leaf, plane) cut. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lec.h"
+#include "lec/lec.h"
 #include "suite.h"
 
 #define MAXE 64

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/route.h"
-#include "fors/schedfile.h"
+#include "routing/route.h"
+#include "formats/schedfile.h"
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"

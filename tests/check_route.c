@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/check.h"
-#include "fors/lftfile.h"
-#include "fors/route.h"
+#include "verify/check.h"
+#include "formats/lftdump.h"
+#include "routing/route.h"
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "fors/fors-sched.h"
-#include "fors/route.h"
-#include "fors/schedfile.h"
+#include "routing/route.h"
+#include "formats/schedfile.h"
 #include "fabric_util.h"
 #include "suite.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fors/schedfile.h"
-#include "fors/verify.h"
+#include "formats/schedfile.h"
+#include "verify/verify.h"
 #include "suite.h"
 
 static char *to_text(const struct fors_schedule *s)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/schedule.h"
-#include "fors/verify.h"
+#include "schedule/schedule.h"
+#include "verify/verify.h"
 #include "suite.h"
 
 static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,

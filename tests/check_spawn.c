@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fors/spawn.h"
-#include "solver.h"
+#include "sys/spawn.h"
+#include "ilp/solver.h"
 #include "suite.h"
 
 static char tmpdir[64];		/* TMPDIR of the solver runs */

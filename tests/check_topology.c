@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/fabric.h"
-#include "fors/netgen.h"
-#include "fors/topology.h"
+#include "fabric/fabric.h"
+#include "formats/netgen.h"
+#include "fabric/topology.h"
 #include "fabric_util.h"
 #include "suite.h"
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/netgen.h"
-#include "fors/topology.h"
+#include "formats/netgen.h"
+#include "fabric/topology.h"
 
 /* Whatever write() prints, parsed back as a topology. */
 static inline struct fors_topology *

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/check.h"
-#include "fors/lftfile.h"
-#include "fors/route.h"
+#include "verify/check.h"
+#include "formats/lftdump.h"
+#include "routing/route.h"
 
 /* The route's tables written as a dump and read back, as fors check would. */
 static inline struct fors_lft_dump *dump_of(const struct fors_route *r)

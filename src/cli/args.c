@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 int usage_error(const char *cmd, const char *fmt, const char *arg)
 {

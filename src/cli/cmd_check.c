@@ -2,12 +2,12 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "cli.h"
-#include "fors/check.h"
-#include "fors/lftfile.h"
-#include "fors/schedfile.h"
-#include "fors/topology.h"
-#include "fors/verify.h"
+#include "cli/cli.h"
+#include "verify/check.h"
+#include "formats/lftdump.h"
+#include "formats/schedfile.h"
+#include "fabric/topology.h"
+#include "verify/verify.h"
 
 static const char usage_check[] =
 	"Usage: fors check --schedule FILE [--topology LIVE --lfts DUMP]\n"

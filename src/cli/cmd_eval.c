@@ -6,11 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "fors/eval.h"
-#include "fors/lftfile.h"
-#include "fors/schedfile.h"
-#include "fors/topology.h"
+#include "cli/cli.h"
+#include "verify/eval.h"
+#include "formats/lftdump.h"
+#include "formats/schedfile.h"
+#include "fabric/topology.h"
 
 static const char usage_eval[] =
 	"Usage: fors eval --topology LIVE --lfts DUMP (--linear-shift | --schedule FILE)\n"

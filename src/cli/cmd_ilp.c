@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "fors/fabric.h"
-#include "fors/ilp.h"
-#include "fors/schedfile.h"
-#include "fors/topology.h"
+#include "cli/cli.h"
+#include "fabric/fabric.h"
+#include "ilp/ilp.h"
+#include "formats/schedfile.h"
+#include "fabric/topology.h"
 
 static const char usage_ilp[] =
 	"Usage: fors ilp COMMAND [OPTIONS]\n"

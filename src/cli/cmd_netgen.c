@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "fors/netgen.h"
+#include "cli/cli.h"
+#include "formats/netgen.h"
 
 static const char usage_netgen[] =
 	"Usage: fors netgen --hosts-per-leaf M0 --leaves M1 --spines S\n"

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "fors/atomic.h"
-#include "fors/lft.h"
-#include "fors/route.h"
-#include "fors/schedfile.h"
+#include "cli/cli.h"
+#include "sys/atomic.h"
+#include "routing/lft.h"
+#include "routing/route.h"
+#include "formats/schedfile.h"
 
 static const char usage_route[] =
 	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "fors/schedfile.h"
-#include "fors/schedule.h"
+#include "cli/cli.h"
+#include "formats/schedfile.h"
+#include "schedule/schedule.h"
 
 static const char usage_schedule[] =
 	"Usage: fors schedule --hosts-per-leaf M0 --leaves M1 --reduction F\n"

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "cli.h"
-#include "fors/holddown.h"
+#include "cli/cli.h"
+#include "fabric/holddown.h"
 
 static const char usage_status[] =
 	"Usage: fors status --state FILE\n"

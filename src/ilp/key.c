@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fors/schedule.h"
-#include "key.h"
+#include "schedule/schedule.h"
+#include "ilp/key.h"
 
 uint64_t ilp_hash(const void *p, size_t n, uint64_t h)
 {

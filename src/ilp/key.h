@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fors/fabric.h"
-#include "fors/scenario.h"
+#include "fabric/fabric.h"
+#include "fabric/scenario.h"
 
 struct fors_schedule;
 

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "fors/ilp.h"
-#include "fors/verify.h"
-#include "model.h"
-#include "store.h"
+#include "ilp/ilp.h"
+#include "verify/verify.h"
+#include "ilp/model.h"
+#include "ilp/store.h"
 
 struct rt {
 	const struct ilp_opts *o;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "ilp/model.h"
 
 void ilp_model_clear(struct ilp_model *md)
 {

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "key.h"
+#include "ilp/key.h"
 
 /*
  * The per-phase ILP of the FORS paper (Section 5.2) over a canonical phase:

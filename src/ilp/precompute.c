@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fors/assign.h"
-#include "fors/ilp.h"
-#include "fors/topology.h"
-#include "key.h"
-#include "store.h"
+#include "routing/assign.h"
+#include "ilp/ilp.h"
+#include "fabric/topology.h"
+#include "ilp/key.h"
+#include "ilp/store.h"
 
 struct cls {
 	char *text;		/* canonical scenario */

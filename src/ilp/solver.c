@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fors/spawn.h"
-#include "solver.h"
+#include "sys/spawn.h"
+#include "ilp/solver.h"
 
 /* Writing the solution and exiting after the solver's own time limit. */
 #define GRACE_MS 1000

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fors/error.h"
+#include "base/error.h"
 
 /*
  * External MILP solvers. A model is CPLEX-LP text whose variables are the

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fors/atomic.h"
-#include "model.h"
-#include "store.h"
+#include "sys/atomic.h"
+#include "ilp/model.h"
+#include "ilp/store.h"
 
 #define ENTRY_MAX (8u << 20)
 

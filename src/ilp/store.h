@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "key.h"
-#include "solver.h"
+#include "ilp/key.h"
+#include "ilp/solver.h"
 
 /*
  * The cache directory: phases/<key> holds one solved phase, scenarios/<key>

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "fors/fors-sched.h"
-#include "fors/schedfile.h"
-#include "io.h"
+#include "formats/schedfile.h"
+#include "formats/io.h"
 
 _Static_assert((int)FORS_SCHED_ENOMEM == (int)FORS_ENOMEM &&
 	       (int)FORS_SCHED_EFORMAT == (int)FORS_EFORMAT &&

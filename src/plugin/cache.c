@@ -14,12 +14,12 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
 
-#include "fors/ilp.h"
-#include "fors/scenario.h"
-#include "fors/schedfile.h"
-#include "fors/spawn.h"
-#include "fors/verify.h"
-#include "plugin.h"
+#include "ilp/ilp.h"
+#include "fabric/scenario.h"
+#include "formats/schedfile.h"
+#include "sys/spawn.h"
+#include "verify/verify.h"
+#include "plugin/plugin.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 

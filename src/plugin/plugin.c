@@ -18,12 +18,12 @@
 #include <opensm/osm_opensm.h>
 #include <opensm/osm_version.h>
 
-#include "fors/check.h"
-#include "fors/config.h"
-#include "fors/route.h"
-#include "fors/schedfile.h"
-#include "plugin.h"
-#include "subnet.h"
+#include "verify/check.h"
+#include "formats/config.h"
+#include "routing/route.h"
+#include "formats/schedfile.h"
+#include "plugin/plugin.h"
+#include "plugin/subnet.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 

@@ -9,10 +9,10 @@
 #include <complib/cl_timer.h>
 #include <opensm/osm_opensm.h>
 
-#include "fors/config.h"
-#include "fors/holddown.h"
-#include "fors/route.h"
-#include "fors/topology.h"
+#include "formats/config.h"
+#include "fabric/holddown.h"
+#include "routing/route.h"
+#include "fabric/topology.h"
 
 struct fors_plugin {
 	osm_opensm_t *osm;

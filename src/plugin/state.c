@@ -12,9 +12,9 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
 
-#include "fors/holddown.h"
-#include "fors/schedfile.h"
-#include "plugin.h"
+#include "fabric/holddown.h"
+#include "formats/schedfile.h"
+#include "plugin/plugin.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 

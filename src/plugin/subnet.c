@@ -15,7 +15,7 @@
 #include <opensm/osm_port.h>
 #include <opensm/osm_switch.h>
 
-#include "subnet.h"
+#include "plugin/subnet.h"
 
 static int cmp_guid(const void *a, const void *b)
 {

@@ -4,9 +4,9 @@
 
 #include <opensm/osm_subnet.h>
 
-#include "fors/lft.h"
-#include "fors/lftfile.h"
-#include "fors/topology.h"
+#include "routing/lft.h"
+#include "formats/lftdump.h"
+#include "fabric/topology.h"
 
 /* The subnet as OpenSM discovered it in this sweep. */
 int fors_subnet_topology(osm_subn_t *sn, struct fors_topology **out,

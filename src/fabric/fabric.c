@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fabric recognition and failure analysis. Leaves are switches with host
+ * ports, spines are switches linked only to leaves. The expected fabric
+ * (reference, or the live one) fixes the numbering: leaves and spines by
+ * node GUID, host slots by leaf port, planes by spine and cable rank. A
+ * failure never renumbers anything; it only kills cables.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/fabric.h"
+
+enum { ROLE_NONE = -1 };
+
+struct an {
+	const struct fors_topology *e;	/* expected fabric */
+	const struct fors_topology *l;	/* live fabric */
+	struct fors_fabric *fb;
+	uint32_t *eleaf;		/* [m1]: expected node of each leaf */
+	uint32_t *espine;		/* [nspines] */
+	int32_t *leaf_of;		/* per expected node: leaf index */
+	int32_t *spine_of;		/* per expected node: spine index */
+	struct fors_error *err;
+};
+
+static const char *name(const struct fors_node *n)
+{
+	return n->desc;
+}
+
+static int refuse2(struct an *a, const struct fors_node *x,
+		   const struct fors_node *y, const char *what)
+{
+	fors_error_set(a->err, "\"%s\" (%s) and \"%s\" (%s): %s", name(x),
+		       x->id, name(y), y->id, what);
+	return FORS_EINVAL;
+}
+
+static int has_ca(const struct fors_topology *t, const struct fors_node *n)
+{
+	uint32_t k;
+
+	for (k = 1; k <= n->nports; k++)
+		if (n->ports[k].peer != FORS_NO_PEER &&
+		    t->nodes[n->ports[k].peer].type == FORS_CA)
+			return 1;
+	return 0;
+}
+
+static int cmp_node(const struct fors_node *x, const struct fors_node *y)
+{
+	if (x->guid && y->guid && x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+/* Insertion into an ordered index list: fabrics have hundreds of nodes. */
+static void insert_sorted(const struct fors_topology *t, uint32_t *v,
+			  uint32_t n, uint32_t x)
+{
+	while (n > 0 && cmp_node(&t->nodes[v[n - 1]], &t->nodes[x]) > 0) {
+		v[n] = v[n - 1];
+		n--;
+	}
+	v[n] = x;
+}
+
+/* Every link must be CA-leaf or leaf-spine. */
+static int check_links(struct an *a)
+{
+	const struct fors_topology *e = a->e;
+	uint32_t i, k;
+
+	for (i = 0; i < e->nnodes; i++) {
+		const struct fors_node *x = &e->nodes[i];
+
+		for (k = 1; k <= x->nports; k++) {
+			uint32_t j = x->ports[k].peer;
+			const struct fors_node *y;
+
+			if (j == FORS_NO_PEER || j < i)
+				continue;
+			y = &e->nodes[j];
+			if (x->type == FORS_CA && y->type == FORS_CA)
+				return refuse2(a, x, y, "two hosts linked without a switch");
+			if (x->type == FORS_CA || y->type == FORS_CA)
+				continue;
+			if (a->leaf_of[i] >= 0 && a->leaf_of[j] >= 0)
+				return refuse2(a, x, y, "two switches with hosts are linked: hosts on a spine, or a link between leaves; not a two-level fat tree");
+			if (a->spine_of[i] >= 0 && a->spine_of[j] >= 0)
+				return refuse2(a, x, y, "two switches without hosts are linked: a third level, or a leaf without any host present; not a two-level fat tree");
+		}
+	}
+	return 0;
+}
+
+static int classify(struct an *a)
+{
+	const struct fors_topology *e = a->e;
+	struct fors_fabric *fb = a->fb;
+	uint32_t i, nl = 0, ns = 0;
+
+	a->leaf_of = malloc(sizeof(int32_t) * e->nnodes);
+	a->spine_of = malloc(sizeof(int32_t) * e->nnodes);
+	a->eleaf = malloc(sizeof(uint32_t) * e->nnodes);
+	a->espine = malloc(sizeof(uint32_t) * e->nnodes);
+	if (!a->leaf_of || !a->spine_of || !a->eleaf || !a->espine)
+		return FORS_ENOMEM;
+	for (i = 0; i < e->nnodes; i++) {
+		const struct fors_node *x = &e->nodes[i];
+
+		a->leaf_of[i] = a->spine_of[i] = ROLE_NONE;
+		if (x->type != FORS_SWITCH)
+			continue;
+		if (has_ca(e, x))
+			insert_sorted(e, a->eleaf, nl++, i);
+		else
+			insert_sorted(e, a->espine, ns++, i);
+	}
+	for (i = 0; i < nl; i++)
+		a->leaf_of[a->eleaf[i]] = (int32_t)i;
+	for (i = 0; i < ns; i++)
+		a->spine_of[a->espine[i]] = (int32_t)i;
+	fb->m1 = nl;
+	fb->nspines = ns;
+	if (nl < 2) {
+		fors_error_set(a->err, "found %u switch%s with hosts: a two-level fat tree needs at least 2 leaves",
+			       nl, nl == 1 ? "" : "es");
+		return FORS_EINVAL;
+	}
+	if (ns == 0) {
+		fors_error_set(a->err, "found no spine switches (switches without hosts)");
+		return FORS_EINVAL;
+	}
+	return check_links(a);
+}
+
+/* The r-th cable (by leaf port) between leaf node x and spine node s. */
+static uint32_t cable(const struct fors_topology *t, uint32_t x, uint32_t s,
+		      uint32_t r)
+{
+	const struct fors_node *n = &t->nodes[x];
+	uint32_t k;
+
+	for (k = 1; k <= n->nports; k++)
+		if (n->ports[k].peer == s && r-- == 0)
+			return k;
+	return 0;
+}
+
+static uint32_t ncables(const struct fors_topology *t, uint32_t x, uint32_t s)
+{
+	const struct fors_node *n = &t->nodes[x];
+	uint32_t k, c = 0;
+
+	for (k = 1; k <= n->nports; k++)
+		c += n->ports[k].peer == s;
+	return c;
+}
+
+/* The live node of expected node x, FORS_NO_PEER when it is gone. */
+static uint32_t live_node(const struct an *a, uint32_t x)
+{
+	const struct fors_node *n = &a->e->nodes[x];
+	uint32_t i;
+
+	if (a->e == a->l)
+		return x;
+	for (i = 0; i < a->l->nnodes; i++) {
+		const struct fors_node *y = &a->l->nodes[i];
+
+		if (y->type == n->type && ((n->guid && y->guid == n->guid) ||
+		    (!(n->guid && y->guid) && !strcmp(y->id, n->id))))
+			return i;
+	}
+	return FORS_NO_PEER;
+}
+
+/* Port k of live node n; NULL where that switch has no such port. */
+static const struct fors_port *lport(const struct an *a, uint32_t n,
+				     uint32_t k)
+{
+	if (n == FORS_NO_PEER || k > a->l->nodes[n].nports)
+		return NULL;
+	return &a->l->nodes[n].ports[k];
+}
+
+static int planes(struct an *a)
+{
+	struct fors_fabric *fb = a->fb;
+	uint32_t s, l, r, q = 0, *cnt = calloc(fb->nspines, sizeof(uint32_t));
+
+	if (!cnt)
+		return FORS_ENOMEM;
+	for (s = 0; s < fb->nspines; s++) {
+		for (l = 0; l < fb->m1; l++) {
+			uint32_t c = ncables(a->e, a->eleaf[l], a->espine[s]);
+
+			cnt[s] = c > cnt[s] ? c : cnt[s];
+		}
+		q += cnt[s];
+	}
+	fb->q = q;
+	fb->plane_spine = malloc(sizeof(uint32_t) * (q + 1));
+	fb->plane_rank = malloc(sizeof(uint32_t) * (q + 1));
+	fb->up = calloc((size_t)fb->m1 * q + 1, sizeof(uint32_t));
+	fb->down = calloc((size_t)fb->m1 * q + 1, sizeof(uint32_t));
+	fb->impacted = calloc(q + 1, 1);
+	if (!fb->plane_spine || !fb->plane_rank || !fb->up || !fb->down ||
+	    !fb->impacted) {
+		free(cnt);
+		return FORS_ENOMEM;
+	}
+	for (s = 0, q = 0; s < fb->nspines; s++) {
+		for (r = 0; r < cnt[s]; r++, q++) {
+			fb->plane_spine[q] = s;
+			fb->plane_rank[q] = r;
+		}
+	}
+	free(cnt);
+	return 0;
+}
+
+/* Which expected cables are alive: the same leaf port, the same spine. */
+static void cables_alive(struct an *a)
+{
+	struct fors_fabric *fb = a->fb;
+	uint32_t l, p;
+
+	for (l = 0; l < fb->m1; l++) {
+		uint32_t ll = fb->leaf[l];
+
+		for (p = 0; ll != FORS_NO_PEER && p < fb->q; p++) {
+			uint32_t s = fb->plane_spine[p];
+			uint32_t k = cable(a->e, a->eleaf[l], a->espine[s],
+					   fb->plane_rank[p]);
+			const struct fors_port *pt;
+
+			if (!k || fb->spine[s] == FORS_NO_PEER)
+				continue;
+			pt = lport(a, ll, k);
+			if (!pt || pt->peer != fb->spine[s] || pt->held)
+				continue;
+			fb->up[(size_t)l * fb->q + p] = k;
+			fb->down[(size_t)l * fb->q + p] = pt->peer_port;
+		}
+	}
+}
+
+static int map_live(struct an *a)
+{
+	struct fors_fabric *fb = a->fb;
+	uint32_t i;
+
+	fb->leaf = malloc(sizeof(uint32_t) * fb->m1);
+	fb->spine = malloc(sizeof(uint32_t) * fb->nspines);
+	if (!fb->leaf || !fb->spine)
+		return FORS_ENOMEM;
+	for (i = 0; i < fb->m1; i++)
+		fb->leaf[i] = live_node(a, a->eleaf[i]);
+	for (i = 0; i < fb->nspines; i++)
+		fb->spine[i] = live_node(a, a->espine[i]);
+	return 0;
+}
+
+static uint32_t host_ports(const struct fors_topology *t, uint32_t x)
+{
+	const struct fors_node *n = &t->nodes[x];
+	uint32_t k, c = 0;
+
+	for (k = 1; k <= n->nports; k++)
+		c += n->ports[k].peer != FORS_NO_PEER &&
+		     t->nodes[n->ports[k].peer].type == FORS_CA;
+	return c;
+}
+
+static void add_host(struct an *a, uint32_t sid, uint32_t ll, uint32_t k)
+{
+	struct fors_fabric *fb = a->fb;
+	const struct fors_port *pt = &a->l->nodes[ll].ports[k];
+	const struct fors_node *ca = &a->l->nodes[pt->peer];
+	struct fors_fhost *h = &fb->hosts[fb->nhosts];
+
+	h->sid = sid;
+	h->node = pt->peer;
+	h->port = pt->peer_port;
+	h->leaf_port = k;
+	h->guid = ca->ports[pt->peer_port].guid;
+	h->node_guid = ca->guid;
+	h->sysguid = ca->sysguid;
+	h->lid = ca->ports[pt->peer_port].lid;
+	fb->host_at[sid] = (int32_t)fb->nhosts++;
+}
+
+/* Slot = rank among the leaf's host-facing ports in the expected fabric. */
+static int hosts(struct an *a)
+{
+	struct fors_fabric *fb = a->fb;
+	uint32_t l, k;
+
+	for (l = 0; l < fb->m1; l++) {
+		uint32_t c = host_ports(a->e, a->eleaf[l]);
+
+		fb->m0 = c > fb->m0 ? c : fb->m0;
+	}
+	fb->hosts = calloc((size_t)fb->m0 * fb->m1, sizeof(*fb->hosts));
+	fb->host_at = malloc(sizeof(int32_t) * fb->m0 * fb->m1);
+	if (!fb->hosts || !fb->host_at)
+		return FORS_ENOMEM;
+	for (k = 0; k < fb->m0 * fb->m1; k++)
+		fb->host_at[k] = -1;
+	for (l = 0; l < fb->m1; l++) {
+		const struct fors_node *x = &a->e->nodes[a->eleaf[l]];
+		uint32_t ll = fb->leaf[l], slot = 0;
+
+		for (k = 1; k <= x->nports; k++) {
+			const struct fors_port *pt = lport(a, ll, k);
+			uint32_t pe = x->ports[k].peer;
+			uint32_t lp = pt ? pt->peer : FORS_NO_PEER;
+
+			if (pe == FORS_NO_PEER || a->e->nodes[pe].type != FORS_CA)
+				continue;
+			if (lp != FORS_NO_PEER && a->l->nodes[lp].type == FORS_CA)
+				add_host(a, l * fb->m0 + slot, ll, k);
+			slot++;
+		}
+	}
+	return 0;
+}
+
+static uint32_t live_planes(const struct fors_fabric *fb, uint32_t l)
+{
+	uint32_t p, c = 0;
+
+	for (p = 0; p < fb->q; p++)
+		c += fors_plane_live(fb, l, p);
+	return c;
+}
+
+static int serves_hosts(const struct fors_fabric *fb, uint32_t l)
+{
+	uint32_t a;
+
+	for (a = 0; a < fb->m0; a++)
+		if (fb->host_at[l * fb->m0 + a] >= 0)
+			return 1;
+	return 0;
+}
+
+static int common_plane(const struct fors_fabric *fb, uint32_t x, uint32_t y)
+{
+	uint32_t p;
+
+	for (p = 0; p < fb->q; p++)
+		if (fors_plane_live(fb, x, p) && fors_plane_live(fb, y, p))
+			return 1;
+	return 0;
+}
+
+/* f and m over the leaves that serve hosts: a dead leaf constrains nothing. */
+int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
+{
+	uint32_t l, l2, p, min = UINT32_MAX;
+
+	fb->m = 0;
+	memset(fb->impacted, 0, fb->q);
+	for (l = 0; l < fb->m1; l++) {
+		uint32_t c;
+
+		if (!serves_hosts(fb, l))
+			continue;
+		c = live_planes(fb, l);
+		*bad = l;
+		if (c == 0)
+			return FORS_NOUPLINK;
+		min = c < min ? c : min;
+		for (p = 0; p < fb->q; p++)
+			fb->impacted[p] |= !fors_plane_live(fb, l, p);
+		for (l2 = 0; l2 < l; l2++) {
+			*bad2 = l2;
+			if (serves_hosts(fb, l2) && !common_plane(fb, l, l2))
+				return FORS_NOCOMMON;
+		}
+	}
+	fb->f = min != UINT32_MAX && min < fb->m0 ? fb->m0 - min : 0;
+	for (p = 0; p < fb->q; p++)
+		fb->m += fb->impacted[p];
+	return 0;
+}
+
+static int reduction(struct an *a)
+{
+	uint32_t l = 0, l2 = 0;
+	int r = fors_fabric_measure(a->fb, &l, &l2);
+	const struct fors_node *x = &a->e->nodes[a->eleaf[l]];
+
+	if (r == FORS_NOUPLINK) {
+		fors_error_set(a->err, "leaf \"%s\" (%s) has hosts but no live uplink",
+			       name(x), x->id);
+		return FORS_EINVAL;
+	}
+	if (r == FORS_NOCOMMON)
+		return refuse2(a, &a->e->nodes[a->eleaf[l2]], x,
+			       "these leaves share no live plane");
+	return 0;
+}
+
+/* With a reference, every live switch and host port must be known to it. */
+static int check_known(struct an *a)
+{
+	uint8_t *known;
+	uint32_t i, l, k;
+
+	if (a->e == a->l)
+		return 0;
+	known = calloc(a->l->nnodes, 1);
+	if (!known)
+		return FORS_ENOMEM;
+	for (i = 0; i < a->e->nnodes; i++) {
+		uint32_t j = live_node(a, i);
+
+		if (j != FORS_NO_PEER)
+			known[j] = 1;
+	}
+	for (i = 0, l = 0; i < a->l->nnodes; i++)
+		l += known[i] && a->l->nodes[i].type == FORS_SWITCH;
+	if (!l) {
+		free(known);
+		fors_error_set(a->err, "the live fabric shares no switch with the reference topology: another fabric?");
+		return FORS_EINVAL;
+	}
+	for (i = 0; i < a->l->nnodes; i++) {
+		const struct fors_node *y = &a->l->nodes[i];
+
+		if (known[i] || y->type != FORS_SWITCH)
+			continue;
+		free(known);
+		fors_error_set(a->err, "switch \"%s\" (%s) is not in the reference topology",
+			       name(y), y->id);
+		return FORS_EINVAL;
+	}
+	free(known);
+	for (l = 0; l < a->fb->m1; l++) {
+		uint32_t ll = a->fb->leaf[l];
+		const struct fors_node *x = &a->e->nodes[a->eleaf[l]];
+
+		for (k = 1; ll != FORS_NO_PEER && k <= x->nports; k++) {
+			const struct fors_port *pt = lport(a, ll, k);
+			uint32_t lp = pt ? pt->peer : FORS_NO_PEER;
+			uint32_t ep = x->ports[k].peer;
+
+			if (lp == FORS_NO_PEER || a->l->nodes[lp].type != FORS_CA ||
+			    (ep != FORS_NO_PEER && a->e->nodes[ep].type == FORS_CA))
+				continue;
+			fors_error_set(a->err, "leaf \"%s\" (%s) port %u has a host the reference topology does not have",
+				       name(x), x->id, k);
+			return FORS_EINVAL;
+		}
+	}
+	return 0;
+}
+
+void fors_fabric_free(struct fors_fabric *fb)
+{
+	if (!fb)
+		return;
+	free(fb->leaf);
+	free(fb->spine);
+	free(fb->plane_spine);
+	free(fb->plane_rank);
+	free(fb->up);
+	free(fb->down);
+	free(fb->impacted);
+	free(fb->hosts);
+	free(fb->host_at);
+	free(fb);
+}
+
+struct gid {
+	uint64_t guid;
+	uint32_t node;
+};
+
+static int cmp_gid(const void *x, const void *y)
+{
+	const struct gid *a = x, *b = y;
+
+	return (a->guid > b->guid) - (a->guid < b->guid);
+}
+
+/* Nodes and CA ports are matched by GUID: two with one GUID match nothing. */
+static int unique_guids(struct an *a, const struct fors_topology *t,
+			const char *which)
+{
+	uint32_t i, k, n = 0, cap = 0;
+	struct gid *g;
+	int r = 0;
+
+	for (i = 0; i < t->nnodes; i++)
+		cap += 1 + (t->nodes[i].type == FORS_CA ? t->nodes[i].nports : 0);
+	g = malloc(sizeof(*g) * (cap + 1));
+	if (!g)
+		return FORS_ENOMEM;
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *x = &t->nodes[i];
+
+		if (x->guid)
+			g[n++] = (struct gid){ x->guid, i };
+		for (k = 1; x->type == FORS_CA && k <= x->nports; k++)
+			if (x->ports[k].guid && x->ports[k].guid != x->guid)
+				g[n++] = (struct gid){ x->ports[k].guid, i };
+	}
+	qsort(g, n, sizeof(*g), cmp_gid);
+	for (i = 1; i < n && !r; i++)
+		if (g[i].guid == g[i - 1].guid)
+			r = refuse2(a, &t->nodes[g[i - 1].node], &t->nodes[g[i].node],
+				    which);
+	free(g);
+	return r;
+}
+
+/*
+ * What only the live fabric can get wrong against a reference: a host on
+ * a spine, two hosts cabled together, a cable on a port beyond what the
+ * reference gives the switch.
+ */
+static int live_links(struct an *a)
+{
+	uint32_t i, j, k, *rev;
+	int r = 0;
+
+	if (a->e == a->l)
+		return 0;
+	rev = malloc(sizeof(uint32_t) * (a->l->nnodes + 1));
+	if (!rev)
+		return FORS_ENOMEM;
+	for (j = 0; j < a->l->nnodes; j++)
+		rev[j] = FORS_NO_PEER;
+	for (i = 0; i < a->e->nnodes; i++)
+		if ((j = live_node(a, i)) != FORS_NO_PEER)
+			rev[j] = i;
+	for (j = 0; j < a->l->nnodes && !r; j++) {
+		const struct fors_node *y = &a->l->nodes[j];
+
+		for (k = 1; y->type == FORS_CA && k <= y->nports && !r; k++) {
+			uint32_t pe = y->ports[k].peer;
+
+			if (pe == FORS_NO_PEER)
+				continue;
+			if (a->l->nodes[pe].type == FORS_CA)
+				r = refuse2(a, y, &a->l->nodes[pe], "two hosts linked without a switch");
+			else if (rev[pe] != FORS_NO_PEER && a->spine_of[rev[pe]] >= 0)
+				r = refuse2(a, y, &a->l->nodes[pe], "a host cabled to a spine: hosts must hang on leaves");
+		}
+	}
+	for (j = 0; j < a->l->nnodes && !r; j++) {
+		const struct fors_node *y = &a->l->nodes[j];
+
+		for (k = 1; y->type == FORS_SWITCH && rev[j] != FORS_NO_PEER &&
+		     k <= y->nports && !r; k++)
+			if (y->ports[k].peer != FORS_NO_PEER &&
+			    k > a->e->nodes[rev[j]].nports)
+				r = refuse2(a, y, &a->l->nodes[y->ports[k].peer],
+					    "cabled on a port beyond those the reference topology gives the switch: update the reference");
+	}
+	free(rev);
+	return r;
+}
+
+int fors_fabric_analyse(const struct fors_topology *live,
+			const struct fors_topology *ref,
+			struct fors_fabric **out, struct fors_error *err)
+{
+	struct an a = { .e = ref ? ref : live, .l = live, .err = err };
+	int r;
+
+	*out = NULL;
+	a.fb = calloc(1, sizeof(*a.fb));
+	r = a.fb ? unique_guids(&a, live, "these nodes share a GUID") : FORS_ENOMEM;
+	if (!r && ref)
+		r = unique_guids(&a, ref, "these nodes of the reference topology share a GUID");
+	if (!r)
+		r = classify(&a);
+	if (!r)
+		r = map_live(&a);
+	if (!r)
+		r = check_known(&a);
+	if (!r)
+		r = live_links(&a);
+	if (!r)
+		r = planes(&a);
+	if (!r)
+		cables_alive(&a);
+	if (!r)
+		r = hosts(&a);
+	if (!r)
+		r = reduction(&a);
+	if (r == FORS_ENOMEM)
+		fors_error_set(err, "out of memory while analysing the fabric");
+	free(a.leaf_of);
+	free(a.spine_of);
+	free(a.eleaf);
+	free(a.espine);
+	if (r) {
+		fors_fabric_free(a.fb);
+		return r;
+	}
+	*out = a.fb;
+	return 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_FABRIC_H
+#define FORS_FABRIC_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+#include "fabric/topology.h"
+
+/* A present host port, in schedule numbering. */
+struct fors_fhost {
+	uint32_t sid;		/* leaf * m0 + slot */
+	uint32_t node;		/* CA node in the live topology */
+	uint32_t port;		/* its port number */
+	uint32_t leaf_port;	/* the leaf port it hangs on */
+	uint64_t guid;		/* port GUID, 0 if unknown */
+	uint64_t node_guid;
+	uint64_t sysguid;
+	uint32_t lid;		/* base LID from the topology, 0 if unknown */
+};
+
+/*
+ * A two-level fat tree as the routing needs it. A plane is a (spine, cable
+ * rank) pair: a spine reached by two cables from every leaf gives two
+ * planes. Arrays indexed [leaf * q + plane] describe that plane's cable at
+ * that leaf; 0 ports mean the cable is dead (failed, or never there).
+ */
+struct fors_fabric {
+	uint32_t m0;		/* host slots per leaf */
+	uint32_t m1;		/* leaves */
+	uint32_t q;		/* planes */
+	uint32_t nspines;
+	uint32_t f;		/* bandwidth reduction */
+	uint32_t m;		/* impacted planes */
+	uint32_t *leaf;		/* [m1]: live node, FORS_NO_PEER if gone */
+	uint32_t *spine;	/* [nspines]: live node, FORS_NO_PEER if gone */
+	uint32_t *plane_spine;	/* [q]: spine index */
+	uint32_t *plane_rank;	/* [q]: cable rank at that spine */
+	uint32_t *up;		/* [m1 * q]: leaf port of the cable */
+	uint32_t *down;		/* [m1 * q]: spine port of the cable */
+	uint8_t *impacted;	/* [q]: some live leaf lost this plane */
+	struct fors_fhost *hosts;	/* present host ports, sid ascending */
+	uint32_t nhosts;
+	int32_t *host_at;	/* [m0 * m1]: index into hosts, -1 if absent */
+};
+
+static inline int fors_plane_live(const struct fors_fabric *fb, uint32_t leaf,
+				  uint32_t plane)
+{
+	return fb->up[(size_t)leaf * fb->q + plane] != 0;
+}
+
+/*
+ * Recognise the two-level fat tree in live. The expected (healthy) fabric
+ * is ref when given; otherwise it is inferred from live (every leaf should
+ * reach every spine with the largest cable count seen at that spine).
+ * Anything that is not a two-level fat tree, and a pair of leaves without a
+ * common live plane, is FORS_EINVAL with what was found in err.
+ */
+int fors_fabric_analyse(const struct fors_topology *live,
+			const struct fors_topology *ref,
+			struct fors_fabric **out, struct fors_error *err);
+
+enum { FORS_NOUPLINK = 1, FORS_NOCOMMON = 2 };
+
+/*
+ * Set impacted, f and m from the live planes of the leaves that serve
+ * hosts. FORS_NOUPLINK when leaf *bad serves hosts without a live plane,
+ * FORS_NOCOMMON when leaves *bad and *bad2 share none; 0 otherwise.
+ */
+int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2);
+
+void fors_fabric_free(struct fors_fabric *fb);
+
+#endif

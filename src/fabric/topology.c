@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Topologies built by an adapter rather than read from text, the union of
+ * all fabrics seen (the plugin's memory of the healthy fabric), and the
+ * text form that fors_topology_read() reads back.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/atomic.h"
+#include "fabric/topology.h"
+
+struct fors_topology *fors_topology_new(uint32_t nnodes)
+{
+	struct fors_topology *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->nodes = calloc(nnodes + 1, sizeof(*t->nodes));
+	if (!t->nodes) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int fors_node_init(struct fors_topology *t, enum fors_node_type type,
+		   const char *id, const char *desc, uint32_t nports)
+{
+	struct fors_node *n = &t->nodes[t->nnodes];
+	uint32_t i;
+
+	memset(n, 0, sizeof(*n));
+	n->type = type;
+	n->nports = nports;
+	n->id = strdup(id);
+	n->desc = strdup(desc);
+	n->ports = calloc(nports + 1, sizeof(*n->ports));
+	t->nnodes++;
+	if (!n->id || !n->desc || !n->ports)
+		return FORS_ENOMEM;
+	for (i = 0; i <= nports; i++)
+		n->ports[i].peer = FORS_NO_PEER;
+	return 0;
+}
+
+static int same_node(const struct fors_node *a, const struct fors_node *b)
+{
+	if (a->type != b->type)
+		return 0;
+	if (a->guid && b->guid)
+		return a->guid == b->guid;
+	return !strcmp(a->id, b->id);
+}
+
+static uint32_t find_node(const struct fors_topology *t,
+			  const struct fors_node *n)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nnodes; i++)
+		if (same_node(&t->nodes[i], n))
+			return i;
+	return FORS_NO_PEER;
+}
+
+uint32_t fors_topology_common_switches(const struct fors_topology *a,
+				       const struct fors_topology *b)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < a->nnodes; i++)
+		n += a->nodes[i].type == FORS_SWITCH &&
+		     find_node(b, &a->nodes[i]) != FORS_NO_PEER;
+	return n;
+}
+
+static int copy_node(struct fors_topology *t, const struct fors_node *n)
+{
+	struct fors_node *c;
+
+	if (fors_node_init(t, n->type, n->id, n->desc, n->nports))
+		return FORS_ENOMEM;
+	c = &t->nodes[t->nnodes - 1];
+	c->guid = n->guid;
+	c->sysguid = n->sysguid;
+	c->lid = n->lid;
+	c->line = n->line;
+	return 0;
+}
+
+static void unlink_port(struct fors_topology *t, uint32_t node, uint32_t port)
+{
+	struct fors_port *p = &t->nodes[node].ports[port];
+
+	if (p->peer != FORS_NO_PEER)
+		t->nodes[p->peer].ports[p->peer_port].peer = FORS_NO_PEER;
+	p->peer = FORS_NO_PEER;
+}
+
+/*
+ * A port of live wins over what u remembers for it: a recabled link
+ * replaces the old one, and the old far end becomes unconnected.
+ */
+static void merge_links(struct fors_topology *u, const uint32_t *map,
+			const struct fors_topology *live)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < live->nnodes; i++) {
+		const struct fors_node *n = &live->nodes[i];
+
+		for (k = 1; k <= n->nports; k++) {
+			const struct fors_port *p = &n->ports[k];
+			struct fors_port *a = &u->nodes[map[i]].ports[k];
+			uint32_t j = p->peer == FORS_NO_PEER ?
+				     FORS_NO_PEER : map[p->peer];
+
+			if (p->guid)
+				a->guid = p->guid;
+			if (p->lid)
+				a->lid = p->lid;
+			if (j == FORS_NO_PEER || (a->peer == j &&
+						  a->peer_port == p->peer_port))
+				continue;
+			unlink_port(u, map[i], k);
+			unlink_port(u, j, p->peer_port);
+			a->peer = j;
+			a->peer_port = p->peer_port;
+			u->nodes[j].ports[p->peer_port].peer = map[i];
+			u->nodes[j].ports[p->peer_port].peer_port = k;
+		}
+	}
+}
+
+/* Room for every node of live that u lacks, and for more ports. */
+static int grow_union(struct fors_topology *u, const struct fors_topology *live,
+		      uint32_t *map)
+{
+	uint32_t i, add = 0;
+	struct fors_node *n;
+
+	for (i = 0; i < live->nnodes; i++)
+		add += find_node(u, &live->nodes[i]) == FORS_NO_PEER;
+	n = realloc(u->nodes, sizeof(*n) * (u->nnodes + add + 1));
+	if (!n)
+		return FORS_ENOMEM;
+	u->nodes = n;
+	for (i = 0; i < live->nnodes; i++) {
+		const struct fors_node *l = &live->nodes[i];
+
+		map[i] = find_node(u, l);
+		if (map[i] == FORS_NO_PEER) {
+			if (copy_node(u, l))
+				return FORS_ENOMEM;
+			map[i] = u->nnodes - 1;
+		} else if (l->nports > u->nodes[map[i]].nports) {
+			return FORS_EINVAL;
+		}
+	}
+	return 0;
+}
+
+int fors_topology_merge(struct fors_topology **seen,
+			const struct fors_topology *live,
+			struct fors_error *err)
+{
+	uint32_t *map;
+	int e;
+
+	if (!*seen) {
+		*seen = fors_topology_new(live->nnodes);
+		if (!*seen) {
+			fors_error_set(err, "out of memory");
+			return FORS_ENOMEM;
+		}
+	}
+	map = malloc(sizeof(*map) * (live->nnodes + 1));
+	e = map ? grow_union(*seen, live, map) : FORS_ENOMEM;
+	if (!e)
+		merge_links(*seen, map, live);
+	free(map);
+	if (e == FORS_EINVAL)
+		fors_error_set(err, "a node changed its port count since it was first seen");
+	else if (e)
+		fors_error_set(err, "out of memory");
+	return e;
+}
+
+static void write_guids(FILE *out, const struct fors_node *n)
+{
+	if (n->sysguid)
+		fprintf(out, "sysimgguid=0x%" PRIx64 "\n", n->sysguid);
+	if (n->guid)
+		fprintf(out, "%s=0x%" PRIx64 "\n",
+			n->type == FORS_SWITCH ? "switchguid" : "caguid",
+			n->guid);
+}
+
+static void write_port(FILE *out, const struct fors_topology *t,
+		       const struct fors_node *n, uint32_t k)
+{
+	const struct fors_port *p = &n->ports[k];
+	const struct fors_node *o = &t->nodes[p->peer];
+
+	fprintf(out, "[%u]", k);
+	if (p->guid)
+		fprintf(out, "(%" PRIx64 ")", p->guid);
+	fprintf(out, "\t\"%s\"[%u]\t\t# \"%s\"", o->id, p->peer_port, o->desc);
+	if (n->type == FORS_CA && p->lid)
+		fprintf(out, " lid %u", p->lid);
+	fputc('\n', out);
+}
+
+int fors_topology_write(FILE *out, const struct fors_topology *t)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *n = &t->nodes[i];
+
+		write_guids(out, n);
+		fprintf(out, "%s\t%u \"%s\"\t\t# \"%s\"",
+			n->type == FORS_SWITCH ? "Switch" : "Ca", n->nports,
+			n->id, n->desc);
+		if (n->type == FORS_SWITCH && n->lid)
+			fprintf(out, " base port 0 lid %u", n->lid);
+		fputc('\n', out);
+		for (k = 1; k <= n->nports; k++)
+			if (n->ports[k].peer != FORS_NO_PEER)
+				write_port(out, t, n, k);
+		fputc('\n', out);
+	}
+	return ferror(out) ? FORS_EIO : 0;
+}
+
+static int write_cb(FILE *out, const void *t)
+{
+	return fors_topology_write(out, t);
+}
+
+int fors_topology_write_file(const char *path, const struct fors_topology *t,
+			     struct fors_error *err)
+{
+	return fors_write_atomic(path, write_cb, t, err);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_TOPOLOGY_H
+#define FORS_TOPOLOGY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+
+#define FORS_NO_PEER UINT32_MAX
+
+enum fors_node_type {
+	FORS_SWITCH,
+	FORS_CA,
+};
+
+struct fors_port {
+	uint32_t peer;		/* node index, FORS_NO_PEER if unconnected */
+	uint32_t peer_port;
+	uint64_t guid;		/* CA port GUID, 0 if not given */
+	uint32_t lid;		/* CA port LID, 0 if not given */
+	uint8_t held;		/* up, but held down: no data (holddown.h) */
+};
+
+/* A node of the fabric as ibnetdiscover (or an ibsim net file) shows it. */
+struct fors_node {
+	enum fors_node_type type;
+	char *id;		/* the quoted node id, e.g. "S-0002c90300001234" */
+	char *desc;		/* node description; the id when none is given */
+	uint64_t guid;		/* node GUID, 0 if not known */
+	uint64_t sysguid;	/* system image GUID, 0 if not known */
+	uint32_t lid;		/* switch base LID (port 0), 0 if not given */
+	uint32_t nports;
+	struct fors_port *ports;	/* [nports + 1], index 0 unused for CAs */
+	unsigned long line;	/* where the node is declared */
+};
+
+struct fors_topology {
+	struct fors_node *nodes;
+	uint32_t nnodes;
+};
+
+/*
+ * Read the topology text ibnetdiscover prints; ibsim net files use the same
+ * format. Unknown lines are skipped; malformed ones, links to undeclared
+ * nodes and contradicting link ends are FORS_EFORMAT with name:line in err.
+ */
+int fors_topology_read(FILE *in, const char *name,
+		       struct fors_topology **out, struct fors_error *err);
+
+int fors_topology_read_file(const char *path, struct fors_topology **out,
+			    struct fors_error *err);
+
+void fors_topology_free(struct fors_topology *t);
+
+/*
+ * An empty topology with room for nnodes nodes, for an adapter that builds
+ * one from another model; fors_node_init() appends a node with every port
+ * unconnected. Both fail only for lack of memory.
+ */
+struct fors_topology *fors_topology_new(uint32_t nnodes);
+int fors_node_init(struct fors_topology *t, enum fors_node_type type,
+		   const char *id, const char *desc, uint32_t nports);
+
+/*
+ * Fold live into *seen (created when NULL): the union of every node and
+ * link seen, nodes matched by GUID (by id without one); a port's link in
+ * live replaces what *seen remembered for that port.
+ */
+int fors_topology_merge(struct fors_topology **seen,
+			const struct fors_topology *live,
+			struct fors_error *err);
+
+/* Switches of a also in b (by GUID, by id without one). */
+uint32_t fors_topology_common_switches(const struct fors_topology *a,
+				       const struct fors_topology *b);
+
+/* Write t as ibnetdiscover text that fors_topology_read() reads back. */
+int fors_topology_write(FILE *out, const struct fors_topology *t);
+/* The same, to path atomically (a temporary file beside it, then rename). */
+int fors_topology_write_file(const char *path, const struct fors_topology *t,
+			     struct fors_error *err);
+
+#endif

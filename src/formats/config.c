@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "formats/config.h"
+#include "base/error.h"
+
+struct cp {
+	const char *name;
+	unsigned long lineno;
+	struct fors_config *c;
+	fors_config_note note;
+	void *ctx;
+};
+
+__attribute__((format(printf, 3, 4)))
+static void say(struct cp *p, int error, const char *fmt, ...)
+{
+	char msg[512];
+	int n;
+	va_list ap;
+
+	n = snprintf(msg, sizeof(msg), "%s:%lu: ", p->name, p->lineno);
+	if (n >= 0 && (size_t)n < sizeof(msg)) {	/* a long path fills it */
+		va_start(ap, fmt);
+		vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+		va_end(ap);
+	}
+	p->note(p->ctx, error, msg);
+}
+
+void fors_config_defaults(struct fors_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->verify = 1;
+	c->link_holddown_s = FORS_HOLDDOWN;
+	c->ilp_timeout_ms = FORS_ILP_TIMEOUT;
+}
+
+void fors_config_free(struct fors_config *c)
+{
+	free(c->schedule_file);
+	free(c->reference_topology);
+	free(c->state_file);
+	free(c->ilp_cache);
+	free(c->ilp_lookup);
+	fors_config_defaults(c);
+}
+
+static int path_key(struct cp *p, const char *key, const char *v, char **dst)
+{
+	char *s;
+
+	if (v[0] != '/') {
+		say(p, 1, "%s: expected an absolute path, got '%s'; using the default",
+		    key, v);
+		return 0;
+	}
+	s = strdup(v);
+	if (!s)
+		return FORS_ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+static int bool_key(struct cp *p, const char *key, const char *v, int *dst)
+{
+	if (!strcasecmp(v, "TRUE") || !strcasecmp(v, "yes"))
+		*dst = 1;
+	else if (!strcasecmp(v, "FALSE") || !strcasecmp(v, "no"))
+		*dst = 0;
+	else
+		say(p, 1, "%s: expected TRUE or FALSE, got '%s'; using the default",
+		    key, v);
+	return 0;
+}
+
+static int number_key(struct cp *p, const char *key, const char *v,
+		      unsigned lo, unsigned hi, const char *unit, unsigned *dst)
+{
+	char *e;
+	unsigned long n;
+
+	errno = 0;
+	n = isdigit((unsigned char)*v) ? strtoul(v, &e, 10) : 0;
+	if (!isdigit((unsigned char)*v) || *e || errno || n < lo || n > hi)
+		say(p, 1, "%s: expected %s %u..%u, got '%s'; using the default",
+		    key, unit, lo, hi, v);
+	else
+		*dst = (unsigned)n;
+	return 0;
+}
+
+static int pair(struct cp *p, const char *key, const char *v)
+{
+	struct fors_config *c = p->c;
+
+	if (!*v) {
+		say(p, 1, "%s: no value given; using the default", key);
+		return 0;
+	}
+	if (!strcmp(key, "schedule_file"))
+		return path_key(p, key, v, &c->schedule_file);
+	if (!strcmp(key, "reference_topology"))
+		return path_key(p, key, v, &c->reference_topology);
+	if (!strcmp(key, "state_file"))
+		return path_key(p, key, v, &c->state_file);
+	if (!strcmp(key, "verify"))
+		return bool_key(p, key, v, &c->verify);
+	if (!strcmp(key, "link_holddown_s"))
+		return number_key(p, key, v, 0, FORS_HOLDDOWN_MAX, "seconds",
+				  &c->link_holddown_s);
+	if (!strcmp(key, "ilp_cache"))
+		return path_key(p, key, v, &c->ilp_cache);
+	if (!strcmp(key, "ilp_lookup"))
+		return path_key(p, key, v, &c->ilp_lookup);
+	if (!strcmp(key, "ilp_timeout_ms"))
+		return number_key(p, key, v, 1, FORS_ILP_TIMEOUT_MAX,
+				  "milliseconds", &c->ilp_timeout_ms);
+	say(p, 0, "unknown key '%s' ignored", key);
+	return 0;
+}
+
+/* Split "key value # comment" in place; trailing blanks dropped. */
+static int line(struct cp *p, char *s)
+{
+	char *key, *v, *e;
+
+	e = strchr(s, '#');
+	if (e)
+		*e = '\0';
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return 0;
+	key = s;
+	while (*s && !isspace((unsigned char)*s))
+		s++;
+	if (*s)
+		*s++ = '\0';
+	v = s;
+	while (isspace((unsigned char)*v))
+		v++;
+	return pair(p, key, v);
+}
+
+int fors_config_parse(FILE *in, const char *name, struct fors_config *c,
+		      fors_config_note note, void *ctx)
+{
+	struct cp p = { name, 0, c, note, ctx };
+	char *buf = NULL;
+	size_t cap = 0;
+	int e = 0;
+
+	while (!e && getline(&buf, &cap, in) >= 0) {
+		p.lineno++;
+		e = line(&p, buf);
+	}
+	free(buf);
+	if (!e && ferror(in)) {
+		say(&p, 1, "read error");
+		return FORS_EIO;
+	}
+	return e;
+}
+
+int fors_config_read(const char *path, struct fors_config *c,
+		     fors_config_note note, void *ctx)
+{
+	FILE *in = fopen(path, "r");
+	char msg[512];
+	int e;
+
+	if (!in) {
+		snprintf(msg, sizeof(msg), "cannot open %s: %s", path,
+			 strerror(errno));
+		note(ctx, 1, msg);
+		return FORS_EIO;
+	}
+	e = fors_config_parse(in, path, c, note, ctx);
+	fclose(in);
+	return e;
+}

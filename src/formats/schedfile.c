@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: MIT
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/atomic.h"
+#include "formats/schedfile.h"
+#include "formats/io.h"
+
+/* Reasonable ceiling on phases: far above any real schedule. */
+#define MAX_PHASES (1u << 22)
+
+static void put_num(FILE *out, int32_t v)
+{
+	if (v < 0)
+		fputs(" -", out);
+	else
+		fprintf(out, " %d", v);
+}
+
+/* v in decimal, or '-' when negative, ending just before end. */
+static char *put_field(char *end, int64_t v)
+{
+	if (v < 0) {
+		*--end = '-';
+		return end;
+	}
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
+/* A transfer line built by hand: printf would be most of the file's cost. */
+static void put_xfer(FILE *out, const struct fors_xfer *x)
+{
+	char buf[48], *b = buf + sizeof(buf);
+
+	*--b = '\n';
+	b = put_field(b, x->dlid);
+	*--b = ' ';
+	b = put_field(b, x->plane);
+	*--b = ' ';
+	b = put_field(b, x->dst);
+	*--b = ' ';
+	b = put_field(b, x->src);
+	fwrite(b, 1, (size_t)(buf + sizeof(buf) - b), out);
+}
+
+static void put_desc(FILE *out, const char *d)
+{
+	fputc('"', out);
+	for (; *d; d++) {
+		if (*d == '"' || *d == '\\')
+			fputc('\\', out);
+		fputc(*d, out);
+	}
+	fputc('"', out);
+}
+
+int fors_schedule_write(FILE *out, const struct fors_schedule *s)
+{
+	uint32_t p;
+	size_t i;
+
+	fprintf(out, "fors-schedule 1\n");
+	fprintf(out, "fabric hosts-per-leaf %u leaves %u planes %u reduction %u impacted %u lmc",
+		s->m0, s->m1, s->q, s->f, s->m);
+	put_num(out, s->lmc);
+	fprintf(out, " phases %u", s->nphases);
+	for (i = 0; i < s->nextra; i++)
+		fprintf(out, " %s %s", s->extra[i].key, s->extra[i].value);
+	fputc('\n', out);
+	for (i = 0; i < s->nhosts; i++) {
+		const struct fors_host *h = &s->hosts[i];
+
+		fprintf(out, "host %u 0x%016llx %u ", h->sid,
+			(unsigned long long)h->guid, h->lid);
+		put_desc(out, h->desc ? h->desc : "");
+		fprintf(out, " %u\n", h->port);
+	}
+	for (p = 0; p < s->nphases; p++) {
+		fprintf(out, "phase %u %zu\n", p, s->start[p + 1] - s->start[p]);
+		for (i = s->start[p]; i < s->start[p + 1]; i++)
+			put_xfer(out, &s->xfers[i]);
+	}
+	fprintf(out, "end %zu\n", s->nxfers);
+	return ferror(out) ? FORS_EIO : FORS_OK;
+}
+
+static int write_cb(FILE *out, const void *s)
+{
+	return fors_schedule_write(out, s);
+}
+
+int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
+			     struct fors_error *err)
+{
+	return fors_write_atomic(path, write_cb, s, err);
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return fnv(h, b, 8);
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return fnv(h, s ? s : "", (s ? strlen(s) : 0) + 1);
+}
+
+uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	const uint32_t head[] = { s->m0, s->m1, s->q, s->f, s->m,
+				  (uint32_t)s->lmc, s->nphases };
+	size_t i;
+
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		h = fnv_u64(h, head[i]);
+	for (i = 0; i < s->nextra; i++)
+		if (!skip || strcmp(s->extra[i].key, skip))
+			h = fnv_str(fnv_str(h, s->extra[i].key), s->extra[i].value);
+	for (i = 0; i < s->nhosts; i++) {
+		const struct fors_host *x = &s->hosts[i];
+
+		h = fnv_u64(fnv_u64(fnv_u64(fnv_u64(h, x->sid), x->guid),
+				    x->lid), x->port);
+		h = fnv_str(h, x->desc);
+	}
+	for (i = 0; i <= s->nphases; i++)
+		h = fnv_u64(h, s->start[i]);
+	for (i = 0; i < s->nxfers; i++) {
+		const struct fors_xfer *x = &s->xfers[i];
+
+		h = fnv_u64(h, ((uint64_t)x->src << 32) | x->dst);
+		h = fnv_u64(h, ((uint64_t)(uint32_t)x->plane << 32) |
+			       (uint32_t)x->dlid);
+	}
+	return h;
+}
+
+/* ---- reader ---- */
+
+struct rd {
+	FILE *in;
+	const char *name;
+	char *line;
+	size_t cap;
+	unsigned long lineno;
+	char **tok;
+	int ntok, toks;		/* fields, capacity */
+	struct fors_schedule *s;
+	struct fors_error *err;
+	int code;		/* first error; later ones keep its message */
+};
+
+static int bad(struct rd *r, const char *fmt, const char *what)
+{
+	char msg[256];
+
+	if (r->code)
+		return r->code;
+	snprintf(msg, sizeof(msg), fmt, what);
+	fors_error_set(r->err, "%s:%lu: %s", r->name, r->lineno, msg);
+	r->code = FORS_EFORMAT;
+	return r->code;
+}
+
+/* A double-quoted field; escapes \" and \\ are undone in place. */
+static char *quoted(char **cur)
+{
+	char *p = *cur + 1, *o = p, *start = p;
+
+	for (; *p && *p != '"'; p++) {
+		if (*p == '\\') {
+			p++;
+			if (*p != '"' && *p != '\\')
+				return NULL;
+		}
+		*o++ = *p;
+	}
+	if (*p != '"' || (p[1] && p[1] != ' ' && p[1] != '\t'))
+		return NULL;
+	*o = '\0';
+	*cur = p + 1;
+	return start;
+}
+
+static int more_fields(struct rd *r)
+{
+	int n = r->toks ? 2 * r->toks : 16;
+	char **t = realloc(r->tok, sizeof(*t) * n);
+
+	if (!t)
+		return -1;
+	r->tok = t;
+	r->toks = n;
+	return 0;
+}
+
+/* Split the line into fields; 0 for a comment, -1 for a broken field. */
+static int split(struct rd *r)
+{
+	char *cur = r->line;
+
+	r->ntok = 0;
+	cur[strcspn(cur, "\n")] = '\0';
+	for (;;) {
+		cur += strspn(cur, " \t");
+		if (!*cur || (r->ntok == 0 && *cur == '#'))
+			break;
+		if (r->ntok == r->toks && more_fields(r))
+			return -2;
+		if (*cur == '"') {
+			r->tok[r->ntok] = quoted(&cur);
+			if (!r->tok[r->ntok++])
+				return -1;
+			if (*cur)
+				*cur++ = '\0';
+			continue;
+		}
+		r->tok[r->ntok++] = cur;
+		cur += strcspn(cur, " \t");
+		if (*cur)
+			*cur++ = '\0';
+	}
+	return r->ntok;
+}
+
+/* Next line with content; 0 at end of file or after an error. */
+static int next(struct rd *r)
+{
+	int n;
+
+	do {
+		if (r->code || getline(&r->line, &r->cap, r->in) < 0)
+			return 0;
+		r->lineno++;
+		n = split(r);
+		if (n == -2) {
+			r->code = FORS_ENOMEM;
+			return 0;
+		}
+		if (n < 0) {
+			bad(r, "%s", "malformed quoted field");
+			return 0;
+		}
+	} while (n == 0);
+	return 1;
+}
+
+/* Decimal, or hexadecimal with 0x; no sign, no trailing characters. */
+static int num(const char *t, uint64_t max, uint64_t *v)
+{
+	return parse_u64(&t, 0, v) || *t || *v > max ? -1 : 0;
+}
+
+static int field(struct rd *r, int i, uint64_t max, uint64_t *v,
+		 const char *what)
+{
+	if (num(r->tok[i], max, v))
+		return bad(r, "expected %s", what);
+	return 0;
+}
+
+static int opt_field(struct rd *r, int i, uint64_t max, int32_t *v,
+		     const char *what)
+{
+	uint64_t x;
+
+	if (!strcmp(r->tok[i], "-")) {
+		*v = -1;
+		return 0;
+	}
+	if (field(r, i, max, &x, what))
+		return FORS_EFORMAT;
+	*v = (int32_t)x;
+	return 0;
+}
+
+static int header(struct rd *r)
+{
+	if (!next(r))
+		return bad(r, "%s", "empty file: expected 'fors-schedule 1'");
+	if (r->ntok != 2 || strcmp(r->tok[0], "fors-schedule"))
+		return bad(r, "%s", "expected 'fors-schedule 1'");
+	if (strcmp(r->tok[1], "1"))
+		return bad(r, "unsupported schedule version '%s'", r->tok[1]);
+	return 0;
+}
+
+static const char *const fabric_keys[] = {
+	"hosts-per-leaf", "leaves", "planes", "reduction", "impacted", "lmc",
+	"phases",
+};
+
+#define NKEYS (sizeof(fabric_keys) / sizeof(fabric_keys[0]))
+
+/*
+ * Other keys are written back unquoted: only a field that then reads back
+ * the same (not empty, no blank, no leading quote) may be kept.
+ */
+static int plain(const char *t)
+{
+	return *t && *t != '"' && !t[strcspn(t, " \t")];
+}
+
+static int fabric_key(struct rd *r, int i, uint64_t *vals, int *have)
+{
+	const char *k = r->tok[i], *v = r->tok[i + 1];
+	size_t j;
+
+	for (j = 0; j < NKEYS && strcmp(k, fabric_keys[j]); j++)
+		;
+	if (j == NKEYS) {
+		if (!plain(k) || !plain(v))
+			return bad(r, "%s", "fabric line: a key or value that is not a plain field");
+		return fors_schedule_add_key(r->s, k, v);
+	}
+	if (have[j])
+		return bad(r, "key '%s' given twice", k);
+	have[j] = 1;
+	if (j == 5 && !strcmp(v, "-")) {
+		vals[j] = UINT64_MAX;
+		return 0;
+	}
+	if (num(v, j == 5 ? 16 : UINT32_MAX, &vals[j]))
+		return bad(r, "bad value for key '%s'", k);
+	return 0;
+}
+
+static int fabric_check(struct rd *r, const uint64_t *v, const int *have)
+{
+	struct fors_schedule *s = r->s;
+	size_t j;
+
+	for (j = 0; j < NKEYS; j++)
+		if (!have[j])
+			return bad(r, "fabric line lacks key '%s'",
+				   fabric_keys[j]);
+	s->m0 = (uint32_t)v[0];
+	s->m1 = (uint32_t)v[1];
+	s->q = (uint32_t)v[2];
+	s->f = (uint32_t)v[3];
+	s->m = (uint32_t)v[4];
+	s->lmc = v[5] == UINT64_MAX ? -1 : (int)v[5];
+	s->nphases = (uint32_t)v[6];
+	if (s->m0 < 1 || s->m1 < 1 ||
+	    (uint64_t)s->m0 * s->m1 > FORS_MAX_HOSTS)
+		return bad(r, "%s", "hosts-per-leaf x leaves out of range");
+	if (s->f >= s->m0)
+		return bad(r, "%s", "reduction must be below hosts-per-leaf");
+	if (s->nphases > MAX_PHASES)
+		return bad(r, "%s", "too many phases");
+	s->start = calloc(s->nphases + 1, sizeof(size_t));
+	return s->start ? 0 : FORS_ENOMEM;
+}
+
+static int fabric(struct rd *r)
+{
+	uint64_t vals[NKEYS];
+	int have[NKEYS] = { 0 }, i, e;
+
+	if (!next(r) || strcmp(r->tok[0], "fabric"))
+		return bad(r, "%s", "expected the 'fabric' line");
+	if (r->ntok % 2 == 0)
+		return bad(r, "%s", "fabric line: a key without a value");
+	for (i = 1; i < r->ntok; i += 2) {
+		e = fabric_key(r, i, vals, have);
+		if (e)
+			return e;
+	}
+	return fabric_check(r, vals, have);
+}
+
+static int host(struct rd *r)
+{
+	struct fors_schedule *s = r->s;
+	struct fors_host h = { 0 }, *nh;
+	uint64_t sid, lid, port;
+	const char *g = r->tok[2];
+
+	if (r->ntok != 6)
+		return bad(r, "%s",
+			   "expected 'host <sid> <port-guid> <base-lid> \"<description>\" <port-num>'");
+	if (field(r, 1, (uint64_t)s->m0 * s->m1 - 1, &sid, "a host id below hosts-per-leaf x leaves"))
+		return FORS_EFORMAT;
+	if (strncmp(g, "0x", 2) || strlen(g) != 18 ||
+	    strspn(g + 2, "0123456789abcdefABCDEF") != 16)
+		return bad(r, "%s", "expected a port GUID of 0x and 16 hex digits");
+	if (field(r, 3, 0xffff, &lid, "a base LID") ||
+	    field(r, 5, 255, &port, "a port number"))
+		return FORS_EFORMAT;
+	h.sid = (uint32_t)sid;
+	h.guid = strtoull(g + 2, NULL, 16);
+	h.lid = (uint32_t)lid;
+	h.port = (uint32_t)port;
+	nh = realloc(s->hosts, sizeof(*nh) * (s->nhosts + 1));
+	if (!nh)
+		return FORS_ENOMEM;
+	s->hosts = nh;
+	h.desc = strdup(r->tok[4]);
+	if (!h.desc)
+		return FORS_ENOMEM;
+	s->hosts[s->nhosts++] = h;
+	return 0;
+}
+
+static int xfer(struct rd *r, struct fors_xfer *x)
+{
+	const struct fors_schedule *s = r->s;
+	uint64_t hi = (uint64_t)s->m0 * s->m1 - 1, v;
+
+	if (r->ntok != 4)
+		return bad(r, "%s", "expected '<src-sid> <dst-sid> <plane> <dlid>'");
+	if (field(r, 0, hi, &v, "a source host id in range"))
+		return FORS_EFORMAT;
+	x->src = (uint32_t)v;
+	if (field(r, 1, hi, &v, "a destination host id in range"))
+		return FORS_EFORMAT;
+	x->dst = (uint32_t)v;
+	if (opt_field(r, 2, s->q ? s->q - 1 : 0, &x->plane,
+		      "a plane below 'planes' or '-'") ||
+	    opt_field(r, 3, 0xffff, &x->dlid, "a DLID or '-'"))
+		return FORS_EFORMAT;
+	return 0;
+}
+
+static int grow(struct rd *r, size_t need, size_t *cap)
+{
+	struct fors_schedule *s = r->s;
+	struct fors_xfer *x;
+	size_t n = *cap ? *cap : 1024;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	x = realloc(s->xfers, sizeof(*x) * n);
+	if (!x)
+		return FORS_ENOMEM;
+	s->xfers = x;
+	*cap = n;
+	return 0;
+}
+
+static int phase_head(struct rd *r, uint32_t p, uint64_t *n)
+{
+	uint64_t v, hosts = (uint64_t)r->s->m0 * r->s->m1;
+	char what[64];
+
+	snprintf(what, sizeof(what), "'phase %u <n>'", p);
+	if (r->ntok != 3 || strcmp(r->tok[0], "phase"))
+		return bad(r, "expected %s", what);
+	if (num(r->tok[1], UINT32_MAX, &v) || v != p)
+		return bad(r, "expected %s: phases are numbered in order",
+			   what);
+	return field(r, 2, hosts, n, "a transfer count of at most one per host");
+}
+
+static int phases(struct rd *r, int have_line)
+{
+	struct fors_schedule *s = r->s;
+	size_t cap = 0;
+	uint64_t n, i;
+	uint32_t p;
+	int e;
+
+	for (p = 0; p < s->nphases; p++) {
+		if (!have_line && !next(r))
+			return bad(r, "%s", "truncated file: missing phases and 'end'");
+		have_line = 0;
+		e = phase_head(r, p, &n);
+		if (!e)
+			e = grow(r, s->nxfers + n, &cap);
+		for (i = 0; !e && i < n; i++) {
+			if (!next(r))
+				return bad(r, "%s", "truncated file: missing transfers and 'end'");
+			e = xfer(r, &s->xfers[s->nxfers++]);
+		}
+		if (e)
+			return e;
+		s->start[p + 1] = s->nxfers;
+	}
+	return have_line ? 1 : 0;
+}
+
+static int tail(struct rd *r, int have_line)
+{
+	uint64_t n;
+
+	if (!have_line && !next(r))
+		return bad(r, "%s", "truncated file: no 'end' line");
+	if (r->ntok != 2 || strcmp(r->tok[0], "end"))
+		return bad(r, "%s", r->s->nphases ?
+			   "expected 'end <pairs>' after the last phase" :
+			   "expected 'end <pairs>'");
+	if (num(r->tok[1], SIZE_MAX, &n) || n != r->s->nxfers)
+		return bad(r, "%s", "'end' count differs from the number of transfer lines");
+	if (next(r))
+		return bad(r, "%s", "content after 'end'");
+	return 0;
+}
+
+static int body(struct rd *r)
+{
+	int e, have = 0;
+
+	e = header(r);
+	if (!e)
+		e = fabric(r);
+	while (!e) {
+		if (!next(r)) {
+			have = 0;
+			break;
+		}
+		have = 1;
+		if (strcmp(r->tok[0], "host"))
+			break;
+		e = host(r);
+	}
+	if (e)
+		return e;
+	e = phases(r, have);
+	if (e < 0)
+		return e;
+	return tail(r, e == 1);
+}
+
+int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
+		       struct fors_error *err)
+{
+	struct rd r = { .in = in, .name = name, .err = err };
+	int e;
+
+	*out = NULL;
+	r.s = calloc(1, sizeof(*r.s));
+	if (!r.s) {
+		fors_error_set(err, "%s: out of memory", name);
+		return FORS_ENOMEM;
+	}
+	e = body(&r);
+	if (!e)
+		e = r.code;
+	if (!e && ferror(in)) {
+		fors_error_set(err, "%s: read error", name);
+		e = FORS_EIO;
+	}
+	if (e == FORS_ENOMEM)
+		fors_error_set(err, "%s:%lu: out of memory", name, r.lineno);
+	free(r.line);
+	free(r.tok);
+	if (e) {
+		fors_schedule_free(r.s);
+		return e;
+	}
+	*out = r.s;
+	return FORS_OK;
+}
+
+static int read_cb(FILE *in, const char *name, void *out,
+		   struct fors_error *err)
+{
+	return fors_schedule_read(in, name, out, err);
+}
+
+int fors_schedule_read_file(const char *path, struct fors_schedule **out,
+			    struct fors_error *err)
+{
+	*out = NULL;
+	return read_path(path, read_cb, out, err);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_SCHEDFILE_H
+#define FORS_SCHEDFILE_H
+
+#include <stdio.h>
+
+#include "schedule/schedule.h"
+
+/* The schedule file, version 1 (doc/schedule-format.md). */
+int fors_schedule_write(FILE *out, const struct fors_schedule *s);
+
+/*
+ * A digest of everything the file says but the fabric-line key skip (NULL:
+ * none): a schedule read back from its file has the digest it was written
+ * with, so a writer can tell whether anything changed.
+ */
+uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip);
+
+/* Write to path atomically: a temporary file beside it, then rename. */
+int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
+			     struct fors_error *err);
+
+/*
+ * Read a schedule file. name is used in messages ("name:line: ..."). On a
+ * malformed file: FORS_EFORMAT and the line and what was expected in err.
+ */
+int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
+		       struct fors_error *err);
+
+int fors_schedule_read_file(const char *path, struct fors_schedule **out,
+			    struct fors_error *err);
+
+#endif

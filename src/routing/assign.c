@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Spine assignment, phase by phase. Algorithm 2 of the FORS paper
+ * (Section 5.1) gives the r-th sender of a phase the r-th unimpacted plane.
+ * That is right for any leaf because every leaf has the same sending slots
+ * in a phase (T depends on the slot only) and the senders of one slot on
+ * different leaves go to different leaves (d shifts with the leaf): so a
+ * plane is used once per source leaf and once per destination leaf. The
+ * rank must be taken in Algorithm 1's pattern, absent hosts included; the
+ * paper's running index over the whole phase is only the same thing when
+ * exactly m0 - f planes are unimpacted. It needs at least m0 - f unimpacted
+ * planes; otherwise each phase is a list edge colouring (source leaves,
+ * destination leaves, planes alive at both ends) for our solver.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing/assign.h"
+#include "schedule/inter.h"
+#include "lec/lec.h"
+
+/* One solved phase graph: the multiset of (source, destination) leaves. */
+struct memo {
+	uint64_t hash;
+	uint32_t n, k, unproven;
+	uint32_t *key;		/* [n]: source leaf * m1 + destination, sorted */
+	int32_t *plane;		/* [n] */
+	uint32_t *sub;		/* [n] */
+};
+
+struct asg {
+	const struct fors_fabric *fb;
+	struct fors_schedule *s;
+	struct inter in;
+	uint32_t *order;	/* planes, unimpacted first */
+	uint32_t nunimp;
+	uint32_t *rank;		/* [m0]: slot's rank among the senders */
+	struct fors_split out;	/* the phases, split where they must be */
+	uint32_t *pend;		/* inter-leaf transfers still to place */
+	uint32_t *sub;		/* per transfer of the phase: its sub-phase */
+	int *left, *right, *lstart, *list, *colour;
+	size_t list_cap;
+	uint32_t *key;		/* per pending transfer: its leaf pair */
+	struct memo *memo;	/* phase graphs solved so far */
+	uint32_t nmemo, memocap;
+	struct fors_assign_info *info;
+	struct fors_offmap *om;	/* NULL: every plane has its offset */
+};
+
+const char *fors_method_name(enum fors_method m)
+{
+	static const char *const name[] = { "alg2", "lec", "ilp" };
+
+	return name[m];
+}
+
+static uint32_t leaf_of(const struct asg *a, uint32_t sid)
+{
+	return sid / a->fb->m0;
+}
+
+static void ranks(struct asg *a, uint32_t p)
+{
+	uint32_t s, r = 0;
+
+	for (s = 0; s < a->fb->m0; s++)
+		a->rank[s] = p < a->in.pf && inter_sends(&a->in, s, p) ? r++ :
+			     UINT32_MAX;
+}
+
+/* The plane Algorithm 2 gives, or -1 when it gives none. */
+static int32_t alg2_plane(const struct asg *a, const struct fors_xfer *x)
+{
+	uint32_t r = a->rank[x->src % a->fb->m0];
+
+	return r < a->nunimp ? (int32_t)a->order[r] : -1;
+}
+
+static int16_t *offsets_of(const struct asg *a, uint32_t l, uint32_t sid)
+{
+	uint32_t h = (uint32_t)a->fb->host_at[sid];
+
+	return &a->om->plane[((size_t)l * a->om->nhosts + h) * a->om->k];
+}
+
+/*
+ * May a transfer from leaf l to sid take plane p? With a map: a plane its
+ * offsets already reach, or a new one while an offset is free (when tight,
+ * only if none is taken yet).
+ */
+static int allowed(const struct asg *a, uint32_t l, uint32_t sid, uint32_t p,
+		   int tight)
+{
+	const int16_t *o;
+	uint32_t j;
+
+	if (!a->om)
+		return 1;
+	o = offsets_of(a, l, sid);
+	for (j = 0; j < a->om->k && o[j] >= 0; j++)
+		if ((uint32_t)o[j] == p)
+			return 1;
+	return j < a->om->k && !(tight && j);
+}
+
+/*
+ * The first guess. With a map, the destination's slot: for Algorithm 1's
+ * phases it is congestion-free wherever that plane is live (doc/narrow-lmc.md),
+ * so a healthy fabric needs one offset; else a plane already reached.
+ */
+static int32_t hint(const struct asg *a, const struct fors_xfer *x, uint32_t ls,
+		    uint32_t ld)
+{
+	const struct fors_fabric *fb = a->fb;
+	const int16_t *o;
+	uint32_t p = x->dst % fb->m0 % fb->q, j;
+	int32_t h = alg2_plane(a, x);
+
+	if (!a->om)
+		return h >= 0 && fors_plane_live(fb, ls, (uint32_t)h) &&
+		       fors_plane_live(fb, ld, (uint32_t)h) ? h : -1;
+	if (fors_plane_live(fb, ls, p) && fors_plane_live(fb, ld, p) &&
+	    allowed(a, ls, x->dst, p, 0))
+		return (int32_t)p;
+	o = offsets_of(a, ls, x->dst);
+	for (j = 0; j < a->om->k && o[j] >= 0; j++)
+		if (fors_plane_live(fb, ld, (uint32_t)o[j]))
+			return o[j];
+	return -1;
+}
+
+/* Give the offsets of a coloured transfer's pair its plane. */
+static void remember(struct asg *a, const struct fors_xfer *x)
+{
+	int16_t *o = offsets_of(a, leaf_of(a, x->src), x->dst);
+	uint32_t j;
+
+	for (j = 0; j < a->om->k && o[j] >= 0 && o[j] != x->plane; j++)
+		;
+	if (j < a->om->k)
+		o[j] = (int16_t)x->plane;
+}
+
+/*
+ * With fewer offsets than planes the offsets are chosen greedily, so the
+ * solver cannot prove a split necessary: short budgets, the tight attempt
+ * only a repair, keep a phase the map has made hard from costing seconds.
+ */
+static const struct lec_budget narrow_budget = {
+	.repair_moves = 20000,
+	.restarts = 1,
+	.exact_nodes = 0,
+	.seed = 0x9e3779b97f4a7c15ull,
+	.lp_rounds = 200,
+};
+
+static const struct lec_budget tight_budget = {
+	.repair_moves = 20000,
+	.seed = 0x9e3779b97f4a7c15ull,
+};
+
+/*
+ * Place the n transfers of phase p in k sub-phases: a list edge colouring
+ * whose colours are (sub-phase, plane) pairs. Returns the solver's verdict.
+ */
+static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k, int tight)
+{
+	const struct fors_fabric *fb = a->fb;
+	struct lec_problem lp;
+	uint32_t i, pl, sub, len = 0;
+	size_t need = (size_t)n * k * fb->q + 1;
+	int r;
+
+	if (need > a->list_cap) {
+		int *l = realloc(a->list, sizeof(int) * need);
+
+		if (!l)
+			return LEC_NOMEM;
+		a->list = l;
+		a->list_cap = need;
+	}
+	for (i = 0; i < n; i++) {
+		struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
+
+		a->left[i] = (int)ls;
+		a->right[i] = (int)ld;
+		a->lstart[i] = (int)len;
+		for (sub = 0; sub < k; sub++)
+			for (pl = 0; pl < fb->q; pl++)
+				if (fors_plane_live(fb, ls, pl) &&
+				    fors_plane_live(fb, ld, pl) &&
+				    allowed(a, ls, x->dst, pl, tight))
+					a->list[len++] = (int)(sub * fb->q + pl);
+		a->colour[i] = k == 1 ? hint(a, x, ls, ld) : -1;
+	}
+	a->lstart[n] = (int)len;
+	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)(k * fb->q),
+				   (int)n, a->left, a->right, a->lstart,
+				   a->list };
+	r = lec_solve(&lp, a->colour, tight ? &tight_budget :
+			a->om ? &narrow_budget : &lec_default_budget);
+	if (r != LEC_SOLVED)
+		return r;
+	for (i = 0; i < n; i++) {
+		a->s->xfers[a->pend[i]].plane = a->colour[i] % (int)fb->q;
+		a->sub[a->pend[i] - a->s->start[p]] =
+			(uint32_t)a->colour[i] / fb->q;
+		if (a->om)
+			remember(a, &a->s->xfers[a->pend[i]]);
+	}
+	return r;
+}
+
+/* Kuhn's augmenting path: transfer i into a plane alive at both leaves. */
+static int augment(const struct asg *a, const uint32_t *set, uint32_t i,
+		   int32_t *owner, uint32_t *seen, uint32_t stamp)
+{
+	const struct fors_xfer *x = &a->s->xfers[a->pend[set[i]]];
+	uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst), p;
+
+	for (p = 0; p < a->fb->q; p++) {
+		if (seen[p] == stamp || !fors_plane_live(a->fb, ls, p) ||
+		    !fors_plane_live(a->fb, ld, p))
+			continue;
+		seen[p] = stamp;
+		if (owner[p] < 0 ||
+		    augment(a, set, (uint32_t)owner[p], owner, seen, stamp)) {
+			owner[p] = (int32_t)i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A lower bound on the sub-phases n pending transfers need: a sub-phase
+ * places at most nu of the transfers of one leaf, nu the largest matching
+ * of them into planes alive at both ends.
+ */
+static uint32_t sub_bound(const struct asg *a, uint32_t n)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t *set = malloc(sizeof(uint32_t) * (n + 1));
+	uint32_t *seen = calloc(fb->q + 1, sizeof(uint32_t));
+	int32_t *owner = malloc(sizeof(int32_t) * (fb->q + 1));
+	uint32_t side, l, i, best = 1, stamp = 0;
+
+	for (side = 0; set && seen && owner && side < 2; side++) {
+		for (l = 0; l < fb->m1; l++) {
+			uint32_t k = 0, nu = 0;
+
+			for (i = 0; i < n; i++) {
+				const struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+
+				if (leaf_of(a, side ? x->dst : x->src) == l)
+					set[k++] = i;
+			}
+			memset(owner, 0xff, sizeof(int32_t) * fb->q);
+			for (i = 0; i < k; i++)
+				nu += augment(a, set, i, owner, seen, ++stamp);
+			if (nu && (k + nu - 1) / nu > best)
+				best = (k + nu - 1) / nu;
+		}
+	}
+	free(set);
+	free(seen);
+	free(owner);
+	return best;
+}
+
+/*
+ * The fewest sub-phases: k from the counting bound up, each smaller k
+ * proven infeasible by the solver (or counted as unproven).
+ */
+static int split(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
+{
+	uint32_t lb = sub_bound(a, n);
+	int r;
+
+	for (*k = lb > 2 ? lb : 2;; (*k)++) {
+		r = colour(a, p, n, *k, 0);
+		if (r == LEC_SOLVED || r == LEC_NOMEM)
+			return r == LEC_NOMEM ? FORS_ENOMEM : 0;
+		a->info->unproven += r == LEC_UNKNOWN;
+	}
+}
+
+static int by_key(const void *x, const void *y, void *arg)
+{
+	const struct asg *a = arg;
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	const struct fors_xfer *u = &a->s->xfers[i], *v = &a->s->xfers[j];
+	uint32_t ku = leaf_of(a, u->src) * a->fb->m1 + leaf_of(a, u->dst);
+	uint32_t kv = leaf_of(a, v->src) * a->fb->m1 + leaf_of(a, v->dst);
+
+	return ku != kv ? (ku < kv ? -1 : 1) : (i < j ? -1 : i > j);
+}
+
+/*
+ * Algorithm 1's pattern repeats, so phases often have the same graph of
+ * leaf pairs: solve each once. Sorting the pending transfers by leaf pair
+ * makes equal graphs line up; parallel transfers are interchangeable.
+ */
+static uint64_t sort_pending(struct asg *a, uint32_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	uint32_t i;
+
+	qsort_r(a->pend, n, sizeof(uint32_t), by_key, a);
+	for (i = 0; i < n; i++) {
+		const struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+
+		a->key[i] = leaf_of(a, x->src) * a->fb->m1 + leaf_of(a, x->dst);
+		h = (h ^ a->key[i]) * 1099511628211ull;
+	}
+	return h;
+}
+
+static const struct memo *memo_find(const struct asg *a, uint32_t n,
+				    uint64_t h)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->nmemo; i++)
+		if (a->memo[i].hash == h && a->memo[i].n == n &&
+		    !memcmp(a->memo[i].key, a->key, sizeof(uint32_t) * n))
+			return &a->memo[i];
+	return NULL;
+}
+
+static int memo_add(struct asg *a, uint32_t p, uint32_t n, uint64_t h,
+		    uint32_t k, uint32_t unproven)
+{
+	struct memo *m;
+	uint32_t i;
+
+	if (a->nmemo == a->memocap) {
+		uint32_t cap = a->memocap ? 2 * a->memocap : 64;
+
+		m = realloc(a->memo, sizeof(*m) * cap);
+		if (!m)
+			return FORS_ENOMEM;
+		a->memo = m;
+		a->memocap = cap;
+	}
+	m = &a->memo[a->nmemo];
+	m->key = malloc(sizeof(uint32_t) * (n + 1));
+	m->plane = malloc(sizeof(int32_t) * (n + 1));
+	m->sub = malloc(sizeof(uint32_t) * (n + 1));
+	a->nmemo++;
+	if (!m->key || !m->plane || !m->sub)
+		return FORS_ENOMEM;
+	m->hash = h;
+	m->n = n;
+	m->k = k;
+	m->unproven = unproven;
+	memcpy(m->key, a->key, sizeof(uint32_t) * n);
+	for (i = 0; i < n; i++) {
+		m->plane[i] = a->s->xfers[a->pend[i]].plane;
+		m->sub[i] = a->sub[a->pend[i] - a->s->start[p]];
+	}
+	return 0;
+}
+
+/* Colour the pending transfers of phase p, splitting it if need be. */
+static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
+{
+	uint32_t unproven = a->info->unproven, i;
+	uint64_t h = sort_pending(a, n);
+	const struct memo *m = a->om ? NULL : memo_find(a, n, h);
+	int r;
+
+	if (m) {
+		for (i = 0; i < n; i++) {
+			a->s->xfers[a->pend[i]].plane = m->plane[i];
+			a->sub[a->pend[i] - a->s->start[p]] = m->sub[i];
+		}
+		*k = m->k;
+		a->info->unproven += m->unproven;
+		return 0;
+	}
+	r = a->om ? colour(a, p, n, 1, 1) : LEC_UNKNOWN;
+	if (r != LEC_SOLVED && r != LEC_NOMEM)
+		r = colour(a, p, n, 1, 0);
+	if (r == LEC_NOMEM)
+		return FORS_ENOMEM;
+	if (r != LEC_SOLVED) {
+		a->info->unproven += r == LEC_UNKNOWN;
+		r = split(a, p, n, k);
+		if (r)
+			return r;
+	}
+	return a->om ? 0 : memo_add(a, p, n, h, *k, a->info->unproven - unproven);
+}
+
+static int phase(struct asg *a, uint32_t p)
+{
+	struct fors_schedule *s = a->s;
+	uint32_t n = 0, k = 1;
+	size_t i;
+	int r;
+
+	ranks(a, p);
+	for (i = s->start[p]; i < s->start[p + 1]; i++) {
+		struct fors_xfer *x = &s->xfers[i];
+
+		x->plane = -1;
+		a->sub[i - s->start[p]] = 0;
+		if (leaf_of(a, x->src) == leaf_of(a, x->dst))
+			continue;
+		if (a->info->method == FORS_METHOD_ALG2) {
+			x->plane = alg2_plane(a, x);
+			continue;
+		}
+		a->pend[n++] = (uint32_t)i;
+	}
+	if (n) {
+		r = solve(a, p, n, &k);
+		if (r)
+			return r;
+		a->info->split += k - 1;
+	}
+	if (a->info->subs)
+		a->info->subs[p] = k;
+	return fors_split_phase(&a->out, s, p, a->sub, k);
+}
+
+static int setup(struct asg *a)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t p, k = 0, m = fb->m1 * fb->m0;
+
+	inter_init(&a->in, fb->m0, fb->m1, fb->f);
+	a->order = malloc(sizeof(uint32_t) * (fb->q + 1));
+	a->rank = malloc(sizeof(uint32_t) * fb->m0);
+	a->pend = malloc(sizeof(uint32_t) * (m + 1));
+	a->sub = malloc(sizeof(uint32_t) * (m + 1));
+	a->key = malloc(sizeof(uint32_t) * (m + 1));
+	a->left = malloc(sizeof(int) * (m + 1));
+	a->right = malloc(sizeof(int) * (m + 1));
+	a->lstart = malloc(sizeof(int) * (m + 1));
+	a->colour = malloc(sizeof(int) * (m + 1));
+	if (fors_split_init(&a->out, a->s) || !a->order || !a->rank || !a->pend ||
+	    !a->sub || !a->key || !a->left || !a->right || !a->lstart || !a->colour)
+		return FORS_ENOMEM;
+	for (p = 0; p < fb->q; p++)
+		if (!fb->impacted[p])
+			a->order[k++] = p;
+	a->nunimp = k;
+	for (p = 0; p < fb->q; p++)
+		if (fb->impacted[p])
+			a->order[k++] = p;
+	a->info->method = !a->om && a->nunimp >= fb->m0 - fb->f ?
+			  FORS_METHOD_ALG2 : FORS_METHOD_LEC;
+	return 0;
+}
+
+static void cleanup(struct asg *a)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->nmemo; i++) {
+		free(a->memo[i].key);
+		free(a->memo[i].plane);
+		free(a->memo[i].sub);
+	}
+	free(a->memo);
+	free(a->key);
+	free(a->order);
+	free(a->rank);
+	fors_split_free(&a->out);
+	free(a->pend);
+	free(a->sub);
+	free(a->left);
+	free(a->right);
+	free(a->lstart);
+	free(a->colour);
+	free(a->list);
+}
+
+static int run(struct asg *a, struct fors_error *err)
+{
+	struct fors_schedule *s = a->s;
+	uint32_t p;
+	int r;
+
+	a->info->split = a->info->unproven = 0;
+	if (s->m0 != a->fb->m0 || s->m1 != a->fb->m1 || s->f != a->fb->f) {
+		fors_error_set(err, "the schedule was not built for this fabric");
+		return FORS_EINVAL;
+	}
+	r = setup(a);
+	for (p = 0; !r && p < s->nphases; p++)
+		r = phase(a, p);
+	if (r) {
+		cleanup(a);
+		fors_error_set(err, "out of memory while assigning spines");
+		return r;
+	}
+	fors_split_finish(&a->out, s);
+	s->q = a->fb->q;
+	s->m = a->fb->m;
+	cleanup(a);
+	return 0;
+}
+
+int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
+		       struct fors_assign_info *info, struct fors_error *err)
+{
+	struct asg a = { .fb = fb, .s = s, .info = info };
+
+	return run(&a, err);
+}
+
+void fors_offmap_free(struct fors_offmap *om)
+{
+	if (om)
+		free(om->plane);
+	free(om);
+}
+
+int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
+		       int32_t p)
+{
+	const int16_t *o = &om->plane[((size_t)l * om->nhosts + h) * om->k];
+	uint32_t j;
+
+	for (j = 0; j < om->k; j++)
+		if (o[j] == p)
+			return (int)j;
+	return -1;
+}
+
+int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
+		       uint32_t k, struct fors_offmap **om,
+		       struct fors_assign_info *info, struct fors_error *err)
+{
+	struct asg a = { .fb = fb, .s = s, .info = info };
+	size_t n = (size_t)fb->m1 * fb->nhosts * k;
+	int r;
+
+	*om = NULL;
+	a.om = calloc(1, sizeof(*a.om));
+	if (a.om)
+		a.om->plane = malloc(sizeof(int16_t) * (n + 1));
+	if (!a.om || !a.om->plane) {
+		fors_offmap_free(a.om);
+		fors_error_set(err, "out of memory while assigning spines");
+		return FORS_ENOMEM;
+	}
+	a.om->k = k;
+	a.om->nhosts = fb->nhosts;
+	memset(a.om->plane, 0xff, sizeof(int16_t) * n);
+	r = run(&a, err);
+	if (r)
+		fors_offmap_free(a.om);
+	else
+		*om = a.om;
+	return r;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_ASSIGN_H
+#define FORS_ASSIGN_H
+
+#include "fabric/fabric.h"
+#include "schedule/schedule.h"
+
+enum fors_method {
+	FORS_METHOD_ALG2,	/* the FORS paper's Algorithm 2 */
+	FORS_METHOD_LEC,	/* our list edge colouring solver */
+	FORS_METHOD_ILP,	/* the ILP cache (doc/ilp.md) */
+};
+
+struct fors_assign_info {
+	enum fors_method method;
+	uint32_t split;		/* phases added because one had no solution */
+	uint32_t unproven;	/* splits into more sub-phases than proven
+				   necessary: the solver's budget ran out */
+	uint32_t *subs;		/* NULL, or [phases]: each one's sub-phases */
+};
+
+const char *fors_method_name(enum fors_method m);
+
+/*
+ * Fewer LID offsets than planes (doc/narrow-lmc.md): the plane leaf l
+ * sends offset j of host h through, chosen with the phases. A transfer's
+ * DLID is the offset whose entry is its plane.
+ */
+struct fors_offmap {
+	uint32_t k;		/* offsets per host, 2^LMC */
+	uint32_t nhosts;
+	int16_t *plane;		/* [(l * nhosts + h) * k + j], -1 unused */
+};
+
+void fors_offmap_free(struct fors_offmap *om);
+
+/* The offset of plane p from leaf l to host h, or -1. */
+int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
+		       int32_t p);
+
+/*
+ * Give every inter-leaf transfer of s a plane alive at both its leaves, each
+ * plane at most once per source leaf and once per destination leaf in a
+ * phase. A phase without a solution is split; s grows by info->split
+ * phases. s must have been built for fb (same m0, m1, f).
+ */
+int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
+		       struct fors_assign_info *info, struct fors_error *err);
+
+/*
+ * The same with k < q offsets per host: from each leaf, the transfers to
+ * one host use at most k planes, listed in *om. A phase that cannot be
+ * coloured within them is split as above.
+ */
+int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
+		       uint32_t k, struct fors_offmap **om,
+		       struct fors_assign_info *info, struct fors_error *err);
+
+#endif

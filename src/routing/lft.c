@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: MIT
+/*
+ * LFTs. Offset j of a host is routed through plane (designated + j) mod q,
+ * so the base LID spreads traffic like ftree and the offsets reach every
+ * plane; the DLID of a scheduled transfer is the offset of its plane. Where
+ * that plane is dead at a leaf, that leaf falls back to the least loaded
+ * plane alive at both ends. Ports of one node get designated planes on
+ * different spines, and fallbacks avoid a sibling's spine where they can
+ * (mFtree, Section 4 of the multi-homed fat-tree paper). Every CA route
+ * from a leaf is leaf-spine-leaf; what is left (spines without a cable to
+ * the host's leaf, switch LIDs) is routed up-down (updown.c), which those
+ * data paths already obey, so no table has a credit loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing/assign.h"
+#include "routing/lft.h"
+#include "routing/updown.h"
+
+#define NONE UINT32_MAX
+#define NO_PLANE UINT16_MAX
+
+struct lb {
+	const struct fors_topology *t;
+	const struct fors_fabric *fb;
+	struct fors_lfts *lf;
+	int32_t *swi;		/* per topology node: switch index or -1 */
+	uint32_t *group;	/* per host: first host of its node */
+	uint32_t *next;		/* per host: next of its node, or NONE */
+	uint16_t *rplane;	/* [host][leaf][offset]: plane used, or
+				   NO_PLANE (local, or no route) */
+	uint32_t *load;		/* [leaf * q + plane]: fallbacks so far */
+	uint32_t nleaf;		/* switches 0..nleaf-1 are leaves */
+	struct fors_updown ud;
+	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
+	const struct fors_offmap *om;	/* NULL: offset j is plane designated + j */
+	struct fors_error *err;
+};
+
+static uint32_t nlids(const struct fors_lfts *lf)
+{
+	return 1u << lf->lmc;
+}
+
+static uint32_t leaf_of(const struct fors_fabric *fb, uint32_t h)
+{
+	return fb->hosts[h].sid / fb->m0;
+}
+
+static int switches(struct lb *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	struct fors_lfts *lf = b->lf;
+	uint32_t i, n = 0;
+
+	lf->sw = malloc(sizeof(uint32_t) * (fb->m1 + fb->nspines));
+	lf->sw_lid = malloc(sizeof(uint32_t) * (fb->m1 + fb->nspines));
+	b->swi = malloc(sizeof(int32_t) * b->t->nnodes);
+	if (!lf->sw || !lf->sw_lid || !b->swi)
+		return FORS_ENOMEM;
+	for (i = 0; i < b->t->nnodes; i++)
+		b->swi[i] = -1;
+	for (i = 0; i < fb->m1; i++)
+		if (fb->leaf[i] != FORS_NO_PEER)
+			lf->sw[n++] = fb->leaf[i];
+	b->nleaf = n;
+	for (i = 0; i < fb->nspines; i++)
+		if (fb->spine[i] != FORS_NO_PEER)
+			lf->sw[n++] = fb->spine[i];
+	for (i = 0; i < n; i++)
+		b->swi[lf->sw[i]] = (int32_t)i;
+	lf->nsw = n;
+	return 0;
+}
+
+static int lid_error(struct lb *b, const char *what, const struct fors_node *n)
+{
+	fors_error_set(b->err, "%s \"%s\" (%s)%s", what, n->desc, n->id,
+		       "; use --renumber-lids to let fors assign LIDs");
+	return FORS_EINVAL;
+}
+
+/* LIDs as the topology gives them; 1 when it gives none at all. */
+static int topology_lids(struct lb *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	struct fors_lfts *lf = b->lf;
+	uint32_t i, given = 0;
+
+	for (i = 0; i < fb->nhosts; i++)
+		given += fb->hosts[i].lid != 0;
+	for (i = 0; i < lf->nsw; i++)
+		given += b->t->nodes[lf->sw[i]].lid != 0;
+	if (!given)
+		return 1;
+	for (i = 0; i < fb->nhosts; i++) {
+		const struct fors_node *n = &b->t->nodes[fb->hosts[i].node];
+
+		if (!fb->hosts[i].lid)
+			return lid_error(b, "the topology gives no LID for host", n);
+		if (fb->hosts[i].lid & (nlids(lf) - 1))
+			return lid_error(b, "base LID not aligned to the LMC on host", n);
+		lf->host_lid[i] = fb->hosts[i].lid;
+	}
+	for (i = 0; i < lf->nsw; i++) {
+		const struct fors_node *n = &b->t->nodes[lf->sw[i]];
+
+		if (!n->lid)
+			return lid_error(b, "the topology gives no LID for switch", n);
+		lf->sw_lid[i] = n->lid;
+	}
+	return 0;
+}
+
+static void assign_lids(struct fors_lfts *lf, uint32_t nhosts)
+{
+	uint32_t i, next = (nhosts + 1) << lf->lmc;
+
+	for (i = 0; i < nhosts; i++)
+		lf->host_lid[i] = (i + 1) << lf->lmc;
+	for (i = 0; i < lf->nsw; i++)
+		lf->sw_lid[i] = next++;
+}
+
+/* Every LID owned once, all within the unicast range. */
+static int check_lids(struct lb *b)
+{
+	struct fors_lfts *lf = b->lf;
+	uint32_t i, j, max = 0;
+	uint8_t *used;
+
+	for (i = 0; i < b->fb->nhosts; i++)
+		if (lf->host_lid[i] + nlids(lf) - 1 > max)
+			max = lf->host_lid[i] + nlids(lf) - 1;
+	for (i = 0; i < lf->nsw; i++)
+		max = lf->sw_lid[i] > max ? lf->sw_lid[i] : max;
+	if (max > FORS_MAX_UCAST_LID) {
+		fors_error_set(b->err, "LIDs up to %u exceed the unicast range (0x%x)",
+			       max, FORS_MAX_UCAST_LID);
+		return FORS_EINVAL;
+	}
+	lf->maxlid = max;
+	used = calloc(max + 1, 1);
+	if (!used)
+		return FORS_ENOMEM;
+	for (i = 0; i < b->fb->nhosts; i++)
+		for (j = 0; j < nlids(lf); j++)
+			used[lf->host_lid[i] + j]++;
+	for (i = 0; i < lf->nsw; i++)
+		used[lf->sw_lid[i]]++;
+	for (i = 1; i <= max && used[i] <= 1; i++)
+		;
+	free(used);
+	if (i <= max) {
+		fors_error_set(b->err, "LID %u is used twice with LMC %u; use --renumber-lids",
+			       i, lf->lmc);
+		return FORS_EINVAL;
+	}
+	return 0;
+}
+
+static int siblings(const struct fors_fabric *fb, uint32_t g, uint32_t h)
+{
+	const struct fors_fhost *x = &fb->hosts[g], *y = &fb->hosts[h];
+
+	return x->node == y->node || (x->sysguid && x->sysguid == y->sysguid);
+}
+
+/* Is plane p's spine that of the designated plane of an earlier sibling? */
+static int sibling_spine(const struct lb *b, uint32_t h, uint32_t p)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t g;
+
+	for (g = b->group[h]; g < h; g++)
+		if (b->group[g] == b->group[h] &&
+		    fb->plane_spine[b->lf->designated[g]] == fb->plane_spine[p])
+			return 1;
+	return 0;
+}
+
+static int taken_in_leaf(const struct lb *b, uint32_t h, uint32_t p)
+{
+	uint32_t g;
+
+	for (g = 0; g < h; g++)
+		if (leaf_of(b->fb, g) == leaf_of(b->fb, h) &&
+		    b->lf->designated[g] == p)
+			return 1;
+	return 0;
+}
+
+/* Slot mod q, moved to a live plane on a spine no sibling uses. */
+static void designate(struct lb *b, uint32_t h)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t q = fb->q, l = leaf_of(fb, h), start = fb->hosts[h].sid % fb->m0;
+	int strict;
+
+	for (strict = 3; strict >= 0; strict--) {
+		uint32_t k;
+
+		for (k = 0; k < q; k++) {
+			uint32_t p = (start + k) % q;
+
+			if (!fors_plane_live(fb, l, p) ||
+			    (strict >= 2 && sibling_spine(b, h, p)) ||
+			    (strict == 3 && taken_in_leaf(b, h, p)))
+				continue;
+			if (strict == 1 && taken_in_leaf(b, h, p))
+				continue;
+			b->lf->designated[h] = p;
+			return;
+		}
+	}
+	b->lf->designated[h] = start % q;
+}
+
+/* Ports of one node (or system image) form a group, listed through next. */
+static int groups(struct lb *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t h, g, *last;
+
+	b->group = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	b->next = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	last = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	if (!b->group || !b->next || !last) {
+		free(last);
+		return FORS_ENOMEM;
+	}
+	for (h = 0; h < fb->nhosts; h++) {
+		b->group[h] = h;
+		last[h] = NONE;
+		for (g = 0; g < h && b->group[h] == h; g++)
+			if (siblings(fb, g, h))
+				b->group[h] = b->group[g];
+	}
+	for (h = fb->nhosts; h-- > 0;) {
+		b->next[h] = last[b->group[h]];
+		last[b->group[h]] = h;
+	}
+	free(last);
+	return 0;
+}
+
+static uint16_t *rplane_at(const struct lb *b, uint32_t h, uint32_t l,
+			   uint32_t j)
+{
+	return &b->rplane[((size_t)h * b->fb->m1 + l) * nlids(b->lf) + j];
+}
+
+/*
+ * The spine port g's offset j takes from leaf l, seen while routing port h:
+ * the route g has if it came first, else its nominal plane's wherever that
+ * plane is live at both ends (g will be held to it); NONE if unknown.
+ */
+static uint32_t spine_from(const struct lb *b, uint32_t g, uint32_t h,
+			   uint32_t l, uint32_t j)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t p;
+
+	if (leaf_of(fb, g) == l)
+		return NONE;
+	if (g < h) {
+		p = *rplane_at(b, g, l, j);
+		return p == NO_PLANE ? NONE : fb->plane_spine[p];
+	}
+	p = (b->lf->designated[g] + j) % fb->q;
+	return fors_plane_live(fb, l, p) && fors_plane_live(fb, leaf_of(fb, g), p) ?
+	       fb->plane_spine[p] : NONE;
+}
+
+/* Does another port of h's node reach offset j from leaf l through s? */
+static int sibling_route(const struct lb *b, uint32_t h, uint32_t l,
+			 uint32_t j, uint32_t s)
+{
+	uint32_t g;
+
+	for (g = b->group[h]; g != NONE; g = b->next[g])
+		if (g != h && spine_from(b, g, h, l, j) == s)
+			return 1;
+	return 0;
+}
+
+/* The plane leaf l uses for offset j of host h; q when there is none. */
+static uint32_t route_plane(struct lb *b, uint32_t h, uint32_t l, uint32_t j)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t q = fb->q, lh = leaf_of(fb, h), k, best = q, bcost = 0;
+	uint32_t nominal = (b->lf->designated[h] + j) % q;
+
+	if (b->om) {
+		int16_t p = b->om->plane[((size_t)l * fb->nhosts + h) * b->om->k + j];
+
+		if (p >= 0)
+			return (uint32_t)p;
+	}
+	if (fors_plane_live(fb, l, nominal) && fors_plane_live(fb, lh, nominal))
+		return nominal;
+	for (k = 1; k < q; k++) {
+		uint32_t p = (nominal + k) % q, cost;
+
+		if (!fors_plane_live(fb, l, p) || !fors_plane_live(fb, lh, p))
+			continue;
+		cost = b->load[l * q + p] * 2 +
+		       sibling_route(b, h, l, j, fb->plane_spine[p]) * 1000000;
+		if (best == q || cost < bcost) {
+			best = p;
+			bcost = cost;
+		}
+	}
+	if (best < q)
+		b->load[l * q + best]++;
+	return best;
+}
+
+/* The cable spine s takes down to leaf lh for a LID of nominal plane p. */
+static uint32_t down_port(const struct fors_fabric *fb, uint32_t s,
+			  uint32_t lh, uint32_t p)
+{
+	uint32_t k;
+
+	if (fb->plane_spine[p] == s && fors_plane_live(fb, lh, p))
+		return fb->down[(size_t)lh * fb->q + p];
+	for (k = 0; k < fb->q; k++)
+		if (fb->plane_spine[k] == s && fors_plane_live(fb, lh, k))
+			return fb->down[(size_t)lh * fb->q + k];
+	return FORS_NO_PORT;
+}
+
+static void set(struct fors_lfts *lf, uint32_t sw, uint32_t lid, uint32_t port)
+{
+	lf->port[(size_t)sw * (lf->maxlid + 1) + lid] = (uint8_t)port;
+}
+
+/* The leaves' data paths, and spines with a cable to the host's leaf. */
+static void pin_host(struct lb *b, uint32_t h, uint32_t j)
+{
+	const struct fors_fabric *fb = b->fb;
+	struct fors_lfts *lf = b->lf;
+	uint32_t lh = leaf_of(fb, h), l, s, lid = lf->host_lid[h] + j;
+	uint32_t nominal = (lf->designated[h] + j) % fb->q;
+
+	for (l = 0; l < fb->m1; l++) {
+		int32_t sw = fb->leaf[l] == FORS_NO_PEER ? -1 : b->swi[fb->leaf[l]];
+		uint32_t p;
+
+		if (sw < 0)
+			continue;
+		if (l == lh) {
+			set(lf, (uint32_t)sw, lid, fb->hosts[h].leaf_port);
+			b->pinned[sw] = 1;
+			continue;
+		}
+		p = route_plane(b, h, l, j);
+		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : NO_PLANE);
+		if (p < fb->q) {
+			set(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q + p]);
+			b->pinned[sw] = 1;
+		}
+	}
+	for (s = 0; s < fb->nspines; s++) {
+		uint32_t k;
+
+		if (fb->spine[s] == FORS_NO_PEER)
+			continue;
+		k = down_port(fb, s, lh, nominal);
+		if (k != FORS_NO_PORT) {
+			set(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
+			b->pinned[b->swi[fb->spine[s]]] = 1;
+		}
+	}
+}
+
+/*
+ * A spine without a cable to the host's leaf goes up to its home leaf,
+ * whose data path is legal after an up hop; anything else that is left
+ * (a leaf sharing no plane with the host's leaf) takes the general search.
+ */
+static void route_host(struct lb *b, uint32_t h)
+{
+	const struct fors_fabric *fb = b->fb;
+	struct fors_lfts *lf = b->lf;
+	uint32_t j, v, target = (uint32_t)b->swi[fb->leaf[leaf_of(fb, h)]];
+
+	for (j = 0; j < nlids(lf); j++) {
+		uint32_t lid = lf->host_lid[h] + j;
+		int rest = 0;
+
+		memset(b->pinned, 0, lf->nsw);
+		pin_host(b, h, j);
+		for (v = 0; v < lf->nsw; v++) {
+			uint32_t home = b->ud.home[v];
+
+			if (b->pinned[v])
+				continue;
+			if (v >= b->nleaf && home != UINT32_MAX && b->pinned[home])
+				set(lf, v, lid, b->ud.home_port[v]);
+			else
+				rest = 1;
+		}
+		if (rest)
+			fors_updown_complete(&b->ud, lf, lid, b->pinned, target);
+	}
+}
+
+static void route_switch(struct lb *b, uint32_t t)
+{
+	struct fors_lfts *lf = b->lf;
+
+	memset(b->pinned, 0, lf->nsw);
+	b->pinned[t] = 1;
+	set(lf, t, lf->sw_lid[t], 0);
+	fors_updown_complete(&b->ud, lf, lf->sw_lid[t], b->pinned, t);
+}
+
+/* The spine leaf l sends port h's base LID up to, or NONE. */
+static uint32_t base_spine(const struct lb *b, uint32_t h, uint32_t l)
+{
+	uint16_t p = *rplane_at(b, h, l, 0);
+
+	return p == NO_PLANE ? NONE : b->fb->plane_spine[p];
+}
+
+/* mFtree: from each leaf, the ports of one node up through different spines. */
+static void independence(struct lb *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t h, l, g, g2;
+
+	for (h = 0; h < fb->nhosts; h++) {
+		for (l = 0; b->group[h] == h && b->next[h] != NONE && l < fb->m1; l++) {
+			uint32_t n = 0, shared = 0;
+
+			for (g = h; g != NONE; g = b->next[g]) {
+				if (base_spine(b, g, l) == NONE)
+					continue;
+				n++;
+				for (g2 = h; g2 != g; g2 = b->next[g2])
+					shared |= base_spine(b, g2, l) == base_spine(b, g, l);
+			}
+			b->lf->mf_pairs += n >= 2;
+			b->lf->mf_shared += n >= 2 && shared;
+		}
+	}
+}
+
+static int fill(struct lb *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	struct fors_lfts *lf = b->lf;
+	uint32_t h, t;
+	int r;
+
+	lf->port = malloc((size_t)lf->nsw * (lf->maxlid + 1));
+	b->rplane = malloc(((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
+			   sizeof(uint16_t));
+	b->load = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
+	b->pinned = malloc(lf->nsw + 1);
+	if (!lf->port || !b->rplane || !b->load || !b->pinned)
+		return FORS_ENOMEM;
+	memset(b->rplane, 0xff, ((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
+	       sizeof(uint16_t));
+	r = fors_updown_build(&b->ud, b->t, lf, b->swi, b->nleaf, b->err);
+	if (r)
+		return r;
+	memset(lf->port, FORS_NO_PORT, (size_t)lf->nsw * (lf->maxlid + 1));
+	for (h = 0; h < fb->nhosts; h++)
+		designate(b, h);
+	for (h = 0; h < fb->nhosts; h++)
+		route_host(b, h);
+	independence(b);
+	for (t = 0; t < lf->nsw; t++)
+		route_switch(b, t);
+	fors_updown_free(&b->ud);
+	return 0;
+}
+
+void fors_lfts_free(struct fors_lfts *t)
+{
+	if (!t)
+		return;
+	free(t->sw);
+	free(t->sw_lid);
+	free(t->host_lid);
+	free(t->designated);
+	free(t->port);
+	free(t);
+}
+
+static int lmc_check(const struct fors_fabric *fb, uint32_t lmc,
+		     const struct fors_offmap *om, struct fors_error *err)
+{
+	uint32_t need = 0;
+
+	while ((1u << need) < fb->q && !(om && om->k == 1u << lmc))
+		need++;
+	if (lmc > 7 || need > lmc) {
+		fors_error_set(err, lmc > 7 ? "LMC %u is out of range 0..7" :
+			       "LMC %u gives too few LIDs per host for the planes: %u planes need LMC %u",
+			       lmc, fb->q, need);
+		return FORS_EINVAL;
+	}
+	return 0;
+}
+
+int fors_lfts_build(const struct fors_topology *live,
+		    const struct fors_fabric *fb, uint32_t lmc, int renumber,
+		    const struct fors_offmap *om, struct fors_lfts **out,
+		    struct fors_error *err)
+{
+	struct lb b = { .t = live, .fb = fb, .om = om, .err = err };
+	int r;
+
+	*out = NULL;
+	r = lmc_check(fb, lmc, om, err);
+	if (r)
+		return r;
+	b.lf = calloc(1, sizeof(*b.lf));
+	if (!b.lf)
+		goto nomem;
+	b.lf->lmc = lmc;
+	b.lf->host_lid = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	b.lf->designated = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	r = b.lf->host_lid && b.lf->designated ? switches(&b) : FORS_ENOMEM;
+	if (!r)
+		r = renumber ? 1 : topology_lids(&b);
+	if (r == 1) {
+		assign_lids(b.lf, fb->nhosts);
+		r = 0;
+	}
+	if (!r)
+		r = check_lids(&b);
+	if (!r)
+		r = groups(&b);
+	if (!r)
+		r = fill(&b);
+	free(b.swi);
+	free(b.group);
+	free(b.next);
+	free(b.rplane);
+	free(b.load);
+	free(b.pinned);
+	if (r == FORS_ENOMEM)
+		goto nomem;
+	if (r) {
+		fors_lfts_free(b.lf);
+		return r;
+	}
+	*out = b.lf;
+	return 0;
+nomem:
+	fors_lfts_free(b.lf);
+	fors_error_set(err, "out of memory while computing the LFTs");
+	return FORS_ENOMEM;
+}
+
+static int host_lines(const struct fors_lfts *t, const struct fors_topology *live,
+		      const struct fors_fabric *fb, struct fors_schedule *s)
+{
+	uint32_t h;
+
+	s->hosts = calloc(fb->nhosts + 1, sizeof(*s->hosts));
+	if (!s->hosts)
+		return FORS_ENOMEM;
+	for (h = 0; h < fb->nhosts; h++) {
+		struct fors_host *x = &s->hosts[h];
+
+		x->sid = fb->hosts[h].sid;
+		x->guid = fb->hosts[h].guid;
+		x->lid = t->host_lid[h];
+		x->port = fb->hosts[h].port;
+		x->desc = strdup(live->nodes[fb->hosts[h].node].desc);
+		s->nhosts = h + 1;
+		if (!x->desc)
+			return FORS_ENOMEM;
+	}
+	return 0;
+}
+
+int fors_lfts_annotate(const struct fors_lfts *t, const struct fors_topology *live,
+		       const struct fors_fabric *fb, const struct fors_offmap *om,
+		       struct fors_schedule *s, struct fors_error *err)
+{
+	size_t i;
+
+	if (host_lines(t, live, fb, s)) {
+		fors_error_set(err, "out of memory while writing host lines");
+		return FORS_ENOMEM;
+	}
+	s->lmc = (int)t->lmc;
+	for (i = 0; i < s->nxfers; i++) {
+		struct fors_xfer *x = &s->xfers[i];
+		uint32_t d = (uint32_t)fb->host_at[x->dst];
+		int j = x->plane < 0 ? 0 : om ?
+			fors_offmap_offset(om, x->src / fb->m0, d, x->plane) :
+			(int)(((uint32_t)x->plane + fb->q - t->designated[d]) % fb->q);
+
+		if (j < 0) {
+			fors_error_set(err, "no LID offset reaches host %u through plane %d",
+				       x->dst, x->plane);
+			return FORS_EINVAL;
+		}
+		x->dlid = (int32_t)(t->host_lid[d] + (uint32_t)j);
+	}
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_LFT_H
+#define FORS_LFT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fabric/fabric.h"
+#include "schedule/schedule.h"
+#include "fabric/topology.h"
+
+#define FORS_MAX_UCAST_LID 0xbfff
+
+struct fors_offmap;
+#define FORS_NO_PORT 255
+
+/* Linear forwarding tables of every live switch, for every LID. */
+struct fors_lfts {
+	uint32_t lmc;
+	uint32_t maxlid;
+	uint32_t nsw;
+	uint32_t *sw;		/* [nsw]: topology node: leaves, then spines */
+	uint32_t *sw_lid;	/* [nsw] */
+	uint32_t *host_lid;	/* [fb->nhosts]: base LID */
+	uint32_t *designated;	/* [fb->nhosts]: plane of the base LID */
+	uint8_t *port;		/* [nsw * (maxlid + 1)]: FORS_NO_PORT = none */
+	uint32_t mf_pairs;	/* (leaf, node) pairs: 2+ ports away from it */
+	uint32_t mf_shared;	/* of those, base LIDs up one spine: the live
+				   cables left no independent choice */
+};
+
+static inline uint8_t fors_lft(const struct fors_lfts *t, uint32_t sw,
+			       uint32_t lid)
+{
+	return t->port[(size_t)sw * (t->maxlid + 1) + lid];
+}
+
+/*
+ * LIDs come from the topology when it has them for every host and switch
+ * (base LIDs must be aligned to 2^lmc), or are assigned in host order when
+ * renumber is set or the topology has none. Needs q <= 2^lmc, or om: the
+ * planes of the offsets the assignment chose (offsets it left unused are
+ * spread as the others).
+ */
+int fors_lfts_build(const struct fors_topology *live,
+		    const struct fors_fabric *fb, uint32_t lmc, int renumber,
+		    const struct fors_offmap *om, struct fors_lfts **out,
+		    struct fors_error *err);
+
+/*
+ * Fill the routed schedule: host lines, lmc, and the DLID of every transfer
+ * (the offset whose plane is the one assigned).
+ */
+int fors_lfts_annotate(const struct fors_lfts *t, const struct fors_topology *live,
+		       const struct fors_fabric *fb, const struct fors_offmap *om,
+		       struct fors_schedule *s, struct fors_error *err);
+
+/* The tables in the format of OpenSM's opensm-lfts.dump. */
+int fors_lfts_write(FILE *out, const struct fors_lfts *t,
+		    const struct fors_topology *live,
+		    const struct fors_fabric *fb);
+
+void fors_lfts_free(struct fors_lfts *t);
+
+#endif

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/schedule.h"
+#include "schedule/inter.h"
+#include "schedule/intra.h"
+
+int fors_sched_check_params(const struct fors_sched_params *sp,
+			    struct fors_error *err)
+{
+	if (sp->m0 < 1) {
+		fors_error_set(err, "hosts-per-leaf must be at least 1");
+		return FORS_EINVAL;
+	}
+	if (sp->m1 < 2) {
+		fors_error_set(err, "leaves must be at least 2, got %u",
+			       sp->m1);
+		return FORS_EINVAL;
+	}
+	if (sp->f >= sp->m0) {
+		fors_error_set(err,
+			       "reduction %u must be below hosts-per-leaf %u",
+			       sp->f, sp->m0);
+		return FORS_EINVAL;
+	}
+	if ((uint64_t)sp->m0 * sp->m1 > FORS_MAX_HOSTS) {
+		fors_error_set(err,
+			       "hosts-per-leaf x leaves = %llu exceeds the limit of %u hosts",
+			       (unsigned long long)sp->m0 * sp->m1,
+			       FORS_MAX_HOSTS);
+		return FORS_EINVAL;
+	}
+	return FORS_OK;
+}
+
+void fors_schedule_free(struct fors_schedule *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nhosts; i++)
+		free(s->hosts[i].desc);
+	for (i = 0; i < s->nextra; i++) {
+		free(s->extra[i].key);
+		free(s->extra[i].value);
+	}
+	free(s->hosts);
+	free(s->extra);
+	free(s->start);
+	free(s->xfers);
+	free(s);
+}
+
+int fors_schedule_add_key(struct fors_schedule *s, const char *key,
+			  const char *value)
+{
+	struct fors_kv *x = realloc(s->extra, sizeof(*x) * (s->nextra + 1));
+
+	if (!x)
+		return FORS_ENOMEM;
+	s->extra = x;
+	x[s->nextra].key = strdup(key);
+	x[s->nextra].value = strdup(value);
+	s->nextra++;
+	return x[s->nextra - 1].key && x[s->nextra - 1].value ? 0 :
+	       FORS_ENOMEM;
+}
+
+int fors_schedule_add_absent(struct fors_schedule *s, const uint8_t *present)
+{
+	size_t n = (size_t)s->m0 * s->m1, i, len = 0;
+	const char *sep = "";
+	char *v = NULL;
+	FILE *out;
+	int r;
+
+	for (i = 0; present && i < n && present[i]; i++)
+		;
+	if (!present || i == n)
+		return 0;
+	out = open_memstream(&v, &len);
+	if (!out)
+		return FORS_ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (present[i])
+			continue;
+		fprintf(out, "%s%zu", sep, i);
+		sep = ",";
+	}
+	r = fclose(out) ? FORS_ENOMEM : fors_schedule_add_key(s, "absent", v);
+	free(v);
+	return r;
+}
+
+int fors_split_init(struct fors_split *o, const struct fors_schedule *s)
+{
+	o->nxfers = 0;
+	o->nphases = 0;
+	o->cap = s->nphases + 16;
+	o->xfers = malloc(sizeof(struct fors_xfer) * (s->nxfers + 1));
+	o->start = calloc(o->cap, sizeof(size_t));
+	if (!o->xfers || !o->start) {
+		fors_split_free(o);
+		return FORS_ENOMEM;
+	}
+	return 0;
+}
+
+int fors_split_phase(struct fors_split *o, const struct fors_schedule *s,
+		     uint32_t p, const uint32_t *sub, uint32_t k)
+{
+	uint32_t j;
+	size_t i;
+
+	for (j = 0; j < k; j++) {
+		if (o->nphases + 2 > o->cap) {
+			size_t *st = realloc(o->start,
+					     sizeof(size_t) * 2 * o->cap);
+
+			if (!st)
+				return FORS_ENOMEM;
+			o->start = st;
+			o->cap *= 2;
+		}
+		for (i = s->start[p]; i < s->start[p + 1]; i++)
+			if (sub[i - s->start[p]] == j)
+				o->xfers[o->nxfers++] = s->xfers[i];
+		o->start[++o->nphases] = o->nxfers;
+	}
+	return 0;
+}
+
+void fors_split_finish(struct fors_split *o, struct fors_schedule *s)
+{
+	free(s->xfers);
+	free(s->start);
+	s->xfers = o->xfers;
+	s->start = o->start;
+	s->nxfers = o->nxfers;
+	s->nphases = o->nphases;
+	o->xfers = NULL;
+	o->start = NULL;
+}
+
+void fors_split_free(struct fors_split *o)
+{
+	free(o->xfers);
+	free(o->start);
+	o->xfers = NULL;
+	o->start = NULL;
+}
+
+/* Intra-leaf edges bucketed by phase: edges of phase p are at [st[p]..). */
+static int bucket(const uint32_t *phase, uint32_t ne, uint32_t n,
+		  uint32_t **st, uint32_t **ed)
+{
+	uint32_t e, p;
+
+	*st = calloc(n + 2, sizeof(uint32_t));
+	*ed = malloc(sizeof(uint32_t) * (ne + 1));
+	if (!*st || !*ed)
+		return -1;
+	for (e = 0; e < ne; e++)
+		(*st)[phase[e] + 2]++;
+	for (p = 0; p < n; p++)
+		(*st)[p + 2] += (*st)[p + 1];
+	for (e = 0; e < ne; e++)
+		(*ed)[(*st)[phase[e] + 1]++] = e;
+	return 0;
+}
+
+static int present(const struct fors_sched_params *sp, uint32_t h)
+{
+	return !sp->present || sp->present[h];
+}
+
+struct emit {
+	const struct fors_sched_params *sp;
+	const struct inter *in;
+	const uint32_t *ist, *ied;	/* intra edges by phase */
+	int64_t *row;			/* destination of each source */
+};
+
+static void emit_phase(struct fors_schedule *s, const struct emit *em,
+		       uint32_t p)
+{
+	uint32_t m0 = s->m0, hosts = s->m0 * s->m1, g, a, i, h;
+	size_t n = s->start[p];
+
+	for (h = 0; h < hosts; h++)
+		em->row[h] = -1;
+	for (a = 0; p < em->in->pf && a < m0; a++) {
+		int64_t d = inter_dst(em->in, 0, a, p);
+
+		for (g = 0; d >= 0 && g < s->m1; g++)
+			em->row[g * m0 + a] = (d + (int64_t)g * m0) % hosts;
+	}
+	for (i = em->ist[p]; i < em->ist[p + 1]; i++) {
+		uint32_t e = em->ied[i], src = e / (m0 - 1), k = e % (m0 - 1);
+		uint32_t dst = k < src ? k : k + 1;
+
+		for (g = 0; g < s->m1; g++)
+			em->row[g * m0 + src] = g * m0 + dst;
+	}
+	for (h = 0; h < hosts; h++) {
+		if (em->row[h] < 0 || !present(em->sp, h) ||
+		    !present(em->sp, (uint32_t)em->row[h]))
+			continue;
+		s->xfers[n++] = (struct fors_xfer){
+			.src = h, .dst = (uint32_t)em->row[h],
+			.plane = -1, .dlid = -1,
+		};
+	}
+	s->start[p + 1] = n;
+}
+
+static struct fors_schedule *alloc_schedule(const struct fors_sched_params *sp,
+					    uint32_t nphases)
+{
+	struct fors_schedule *s = calloc(1, sizeof(*s));
+	size_t hosts = (size_t)sp->m0 * sp->m1, h, n = 0;
+
+	if (!s)
+		return NULL;
+	for (h = 0; h < hosts; h++)
+		n += present(sp, (uint32_t)h);
+	s->m0 = sp->m0;
+	s->m1 = sp->m1;
+	s->q = sp->m0;
+	s->f = sp->f;
+	s->m = sp->f;
+	s->lmc = -1;
+	s->nphases = nphases;
+	s->start = calloc(nphases + 1, sizeof(size_t));
+	s->xfers = malloc(sizeof(struct fors_xfer) * (n * (n - !!n) + 1));
+	if (!s->start || !s->xfers) {
+		fors_schedule_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int fors_schedule_build(struct fors_schedule **out,
+			const struct fors_sched_params *sp,
+			struct fors_intra_info *info, struct fors_error *err)
+{
+	struct fors_intra_info local;
+	struct fors_schedule *s = NULL;
+	struct inter in;
+	struct emit em = { .sp = sp, .in = &in };
+	uint32_t *phase, *ist = NULL, *ied = NULL, n, p;
+	uint32_t ne = sp->m0 * (sp->m0 - 1);
+	int r;
+
+	*out = NULL;
+	r = fors_sched_check_params(sp, err);
+	if (r)
+		return r;
+	inter_init(&in, sp->m0, sp->m1, sp->f);
+	phase = malloc(sizeof(uint32_t) * (ne + 1));
+	em.row = malloc(sizeof(int64_t) * sp->m0 * sp->m1);
+	r = FORS_ENOMEM;
+	if (!phase || !em.row ||
+	    intra_fill(&in, phase, &n, info ? info : &local) ||
+	    bucket(phase, ne, n, &ist, &ied))
+		goto out;
+	s = alloc_schedule(sp, n);
+	if (!s)
+		goto out;
+	em.ist = ist;
+	em.ied = ied;
+	for (p = 0; p < n; p++)
+		emit_phase(s, &em, p);
+	s->nxfers = s->start[n];
+	*out = s;
+	r = FORS_OK;
+out:
+	if (r)
+		fors_error_set(err, "out of memory while building the schedule");
+	free(phase);
+	free(em.row);
+	free(ist);
+	free(ied);
+	return r;
+}

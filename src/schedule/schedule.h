@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_SCHEDULE_H
+#define FORS_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+/* Largest M0 * M1 the schedule accepts: P(P-1) transfers must fit. */
+#define FORS_MAX_HOSTS 2048
+
+/* One transfer of a phase; plane and dlid are -1 when not given ('-'). */
+struct fors_xfer {
+	uint32_t src;
+	uint32_t dst;
+	int32_t plane;
+	int32_t dlid;
+};
+
+/* A present host port: the schedule file's `host` line. */
+struct fors_host {
+	uint32_t sid;
+	uint64_t guid;
+	uint32_t lid;
+	uint32_t port;
+	char *desc;
+};
+
+/* An extra key/value pair of the `fabric` line (e.g. `method alg2`). */
+struct fors_kv {
+	char *key;
+	char *value;
+};
+
+struct fors_schedule {
+	uint32_t m0;		/* host slots per leaf */
+	uint32_t m1;		/* leaves */
+	uint32_t q;		/* planes per leaf, healthy */
+	uint32_t f;		/* bandwidth reduction */
+	uint32_t m;		/* impacted planes */
+	int lmc;		/* -1: abstract schedule */
+	uint32_t nphases;
+	size_t *start;		/* [nphases + 1]: phase p is xfers[start[p]..] */
+	struct fors_xfer *xfers;
+	size_t nxfers;
+	struct fors_host *hosts;
+	size_t nhosts;
+	struct fors_kv *extra;
+	size_t nextra;
+};
+
+/* What the schedule is computed for. */
+struct fors_sched_params {
+	uint32_t m0;
+	uint32_t m1;
+	uint32_t f;
+	const uint8_t *present;	/* [m0 * m1], 1 = host present; NULL: all */
+};
+
+/* How the intra-leaf fill ended, for reports and the docs. */
+struct fors_intra_info {
+	uint32_t lower_bound;	/* max(P_f, P - 1) */
+	uint32_t pf;		/* phases of the inter-leaf pattern */
+	uint32_t proven_from;	/* every count below this is proven infeasible */
+};
+
+uint32_t fors_pf(uint32_t m0, uint32_t m1, uint32_t f);
+
+int fors_sched_check_params(const struct fors_sched_params *sp,
+			    struct fors_error *err);
+
+/*
+ * Build the all-to-all schedule: Algorithm 1 between leaves, the fewest
+ * phases we can find for the intra-leaf transfers. Planes and DLIDs are
+ * left unset (-1); q defaults to m0, m to f, lmc to -1 (abstract).
+ */
+int fors_schedule_build(struct fors_schedule **out,
+			const struct fors_sched_params *sp,
+			struct fors_intra_info *info, struct fors_error *err);
+
+void fors_schedule_free(struct fors_schedule *s);
+
+/*
+ * A schedule's phases rebuilt in order, a phase the planes could not carry
+ * at once split into sub-phases: the plane assignment and the ILP cache
+ * both split phases this way.
+ */
+struct fors_split {
+	struct fors_xfer *xfers;
+	size_t nxfers, *start;
+	uint32_t nphases, cap;
+};
+
+/* Room for every transfer of s. 0, or FORS_ENOMEM (o freed). */
+int fors_split_init(struct fors_split *o, const struct fors_schedule *s);
+
+/*
+ * Append phase p of s as k sub-phases: transfer start[p] + i goes to
+ * sub-phase sub[i] < k, in the order of s. 0, or FORS_ENOMEM.
+ */
+int fors_split_phase(struct fors_split *o, const struct fors_schedule *s,
+		     uint32_t p, const uint32_t *sub, uint32_t k);
+
+/* s takes the rebuilt phases; o is left empty. */
+void fors_split_finish(struct fors_split *o, struct fors_schedule *s);
+void fors_split_free(struct fors_split *o);
+
+/* Append a key/value pair to the fabric line (e.g. "method", "alg2"). */
+int fors_schedule_add_key(struct fors_schedule *s, const char *key,
+			  const char *value);
+
+/*
+ * An abstract schedule has no host lines to say which slots hold a host:
+ * the key "absent" lists the others ("38,39,58"), for fors_schedule_verify.
+ * Nothing is added when present is NULL or every slot is present.
+ */
+int fors_schedule_add_absent(struct fors_schedule *s, const uint8_t *present);
+
+#endif

@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the schedule promises, checked on the real thing: packets follow the
+ * switches' LFTs hop by hop, as a switch would forward them.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/check.h"
+#include "routing/lft.h"
+#include "verify/verify.h"
+#include "verify/walk.h"
+
+struct ck {
+	const struct fors_topology *t;
+	const struct fors_lft_dump *d;
+	const struct fors_schedule *s;
+	struct fors_check_report *rep;
+	struct fors_walk w;	/* the tables over the topology */
+	int32_t *table;		/* per node: dump switch index, -1 (w's) */
+	uint8_t *leaf;		/* per node: switch with a CA port */
+	uint32_t *pbase;	/* per node: first directed-link id */
+	uint32_t *stamp;	/* per link: phase + 1 of last use */
+	uint32_t *load;		/* per link: uses in that phase */
+	size_t *user;		/* per link: transfer that used it first */
+	uint32_t *hnode, *hport;	/* per schedule host: CA node, port */
+	uint32_t *from;		/* linked switches with a table */
+	uint32_t nfrom;
+	uint32_t *seen;		/* per node: LID walk that reached it */
+	int8_t *verdict;	/* per node: in that walk, delivered (1), not
+				   (0), or still on the way (-1) */
+	struct owner *own;	/* per LID: who it belongs to */
+	uint32_t nlid;		/* LIDs 0..nlid-1: owned or in a table */
+	uint32_t nchan;		/* channel ids: pbase[node] + port */
+	uint32_t *cnode;	/* per channel: its tail node */
+	uint32_t width;		/* most ports of a node, plus one */
+	uint8_t *dep;		/* [channel * width + port]: the channel
+				   feeds that port of its head switch */
+	uint8_t *outs;		/* per channel of a switch: some LID uses it */
+	uint32_t *kout;		/* per node: its port in the current walk */
+	uint32_t *path;		/* [nnodes]: switches of one walk */
+	struct fors_error *err;
+};
+
+/* The destination behind a LID: a CA port, or a switch (port 0). */
+struct owner {
+	uint32_t node;		/* UINT32_MAX: nobody known */
+	uint32_t port;
+	int32_t host;		/* schedule host, -1 */
+};
+
+static void keep(struct ck *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void keep(struct ck *c, const char *fmt, ...)
+{
+	struct fors_check_report *r = c->rep;
+	va_list ap;
+
+	if (r->nkept == FORS_CHECK_KEEP)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->kept[r->nkept++], sizeof(r->kept[0]), fmt, ap);
+	va_end(ap);
+}
+
+static const char *desc(const struct ck *c, uint32_t node)
+{
+	return c->t->nodes[node].desc;
+}
+
+static int map_hosts(struct ck *c)
+{
+	const struct fors_topology *t = c->t;
+	const struct fors_schedule *s = c->s;
+	uint32_t h, i, k;
+
+	for (h = 0; h < s->nhosts; h++) {
+		const struct fors_host *x = &s->hosts[h];
+		int found = 0;
+
+		for (i = 0; i < t->nnodes && !found; i++) {
+			const struct fors_node *n = &t->nodes[i];
+
+			for (k = 1; n->type == FORS_CA && k <= n->nports && !found; k++) {
+				found = x->guid ? n->ports[k].guid == x->guid :
+					k == x->port && (!strcmp(n->desc, x->desc) ||
+							 !strcmp(n->id, x->desc));
+				if (found) {
+					c->hnode[x->sid] = i;
+					c->hport[x->sid] = k;
+				}
+			}
+		}
+		if (!found) {
+			fors_error_set(c->err, "host %u (\"%s\", port GUID 0x%016llx) of the schedule is not in the topology",
+				       x->sid, x->desc, (unsigned long long)x->guid);
+			return FORS_EINVAL;
+		}
+	}
+	return 0;
+}
+
+struct use_arg {
+	struct ck *c;
+	uint32_t phase;
+	size_t xfer;
+};
+
+static void use_link(void *arg, uint32_t node, uint32_t port)
+{
+	const struct use_arg *u = arg;
+	struct ck *c = u->c;
+	uint32_t id = c->pbase[node] + port;
+
+	if (c->stamp[id] != u->phase + 1) {
+		c->stamp[id] = u->phase + 1;
+		c->load[id] = 1;
+		c->user[id] = u->xfer;
+		return;
+	}
+	c->load[id]++;
+	if (c->load[id] > c->rep->max_load)
+		c->rep->max_load = c->load[id];
+	if (c->load[id] == 2) {
+		const struct fors_xfer *a = &c->s->xfers[c->user[id]];
+		const struct fors_xfer *b = &c->s->xfers[u->xfer];
+
+		c->rep->shared++;
+		keep(c, "phase %u: link \"%s\"[%u] -> \"%s\" carries %u -> %u and %u -> %u",
+		     u->phase, desc(c, node), port,
+		     desc(c, c->t->nodes[node].ports[port].peer), a->src,
+		     a->dst, b->src, b->dst);
+	}
+}
+
+static int updown(const struct ck *c, const struct fors_hop *h)
+{
+	if (h->nsw == 1)
+		return c->leaf[h->sw[0]];
+	return h->nsw == 3 && c->leaf[h->sw[0]] && !c->leaf[h->sw[1]] &&
+	       c->leaf[h->sw[2]];
+}
+
+static void follow(struct ck *c, uint32_t p, size_t i)
+{
+	const struct fors_xfer *x = &c->s->xfers[i];
+	const struct fors_port *sp;
+	struct use_arg u = { c, p, i };
+	struct fors_hop h;
+
+	c->rep->transfers++;
+	if (c->hnode[x->src] == UINT32_MAX || c->hnode[x->dst] == UINT32_MAX) {
+		c->rep->undelivered++;
+		keep(c, "phase %u: %u -> %u: a host without a host line", p,
+		     x->src, x->dst);
+		return;
+	}
+	sp = &c->t->nodes[c->hnode[x->src]].ports[c->hport[x->src]];
+	if (sp->peer == FORS_NO_PEER) {
+		c->rep->undelivered++;
+		keep(c, "phase %u: %u -> %u: the source port is down", p,
+		     x->src, x->dst);
+		return;
+	}
+	use_link(&u, c->hnode[x->src], c->hport[x->src]);
+	fors_walk_forward(&c->w, sp->peer, (uint32_t)x->dlid, &h, use_link, &u);
+	if (!h.fail && (h.node != c->hnode[x->dst] ||
+			h.port != c->hport[x->dst]))
+		h.fail = "is delivered to the wrong port";
+	if (h.fail) {
+		c->rep->undelivered++;
+		keep(c, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", p, x->src,
+		     x->dst, x->dlid, h.fail, desc(c, h.node));
+	} else if (!updown(c, &h)) {
+		c->rep->not_updown++;
+		keep(c, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
+		     p, x->src, x->dst, x->dlid, h.nsw);
+	}
+}
+
+static int linked(const struct fors_node *n)
+{
+	uint32_t k;
+
+	for (k = 1; k <= n->nports; k++)
+		if (n->ports[k].peer != FORS_NO_PEER)
+			return 1;
+	return 0;
+}
+
+static void add_dep(struct ck *c, uint32_t chan, uint32_t port)
+{
+	uint8_t *b = &c->dep[(size_t)chan * c->width + port];
+
+	if (!*b) {
+		*b = 1;
+		c->rep->deps++;
+	}
+}
+
+/*
+ * Whether lid, entering switch x, reaches its owner o (nobody's LIDs are
+ * walked for their dependencies only). Walks for one LID (walk) share
+ * their ends: a switch already judged passes its verdict to every switch on
+ * the way to it, so each switch is followed once per LID, and each of its
+ * hops adds its dependency once; one met again on the way means a loop.
+ */
+static int delivers(struct ck *c, uint32_t x, uint32_t lid,
+		    const struct owner *o, uint32_t walk)
+{
+	uint32_t n = 0, i, k, pe, prev = UINT32_MAX;
+	int v;
+
+	for (;;) {
+		if (c->seen[x] == walk) {
+			v = c->verdict[x] > 0;
+			if (prev != UINT32_MAX && c->kout[x] != FORS_NO_PORT)
+				add_dep(c, prev, c->kout[x]);
+			break;
+		}
+		if (c->table[x] < 0) {
+			v = 0;
+			break;
+		}
+		c->seen[x] = walk;
+		c->verdict[x] = -1;
+		c->path[n++] = x;
+		k = fors_walk_port(&c->w, x, lid);
+		c->kout[x] = k == 0 ? FORS_NO_PORT : k;
+		if (k == 0 || k == FORS_NO_PORT) {
+			v = k == 0 && x == o->node && o->port == 0;
+			break;
+		}
+		if (prev != UINT32_MAX)
+			add_dep(c, prev, k);
+		prev = c->pbase[x] + k;
+		c->outs[prev] = 1;
+		pe = c->t->nodes[x].ports[k].peer;
+		if (c->t->nodes[pe].type == FORS_CA) {
+			v = pe == o->node && c->t->nodes[x].ports[k].peer_port == o->port;
+			break;
+		}
+		x = pe;
+	}
+	for (i = 0; i < n; i++)
+		c->verdict[c->path[i]] = (int8_t)v;
+	return v;
+}
+
+/*
+ * Every owned LID (CA ports with every offset, switches) from every linked
+ * switch: spines too, whose own LID-routed management traffic must reach
+ * hosts behind a failed cable. A CA sends through its leaf, so the leaves
+ * stand for the CAs. Every other LID is walked for its dependencies.
+ */
+static void reach(struct ck *c)
+{
+	uint32_t i, lid, walk = 0;
+
+	for (lid = 1; lid < c->nlid; lid++) {
+		const struct owner *o = &c->own[lid];
+
+		walk++;
+		for (i = 0; i < c->nfrom; i++) {
+			if (delivers(c, c->from[i], lid, o, walk) ||
+			    o->node == UINT32_MAX)
+				continue;
+			c->rep->unreachable++;
+			if (o->host >= 0)
+				keep(c, "LID %u (host %d) is not reachable from switch \"%s\"",
+				     lid, o->host, desc(c, c->from[i]));
+			else
+				keep(c, "LID %u (%s \"%s\") is not reachable from switch \"%s\"",
+				     lid, o->port ? "CA" : "switch",
+				     desc(c, o->node), desc(c, c->from[i]));
+		}
+		if (o->node != UINT32_MAX)
+			c->rep->reach_pairs += c->nfrom;
+	}
+}
+
+/*
+ * The channel dependency graph is built by the walks of reach(), every
+ * switch a source: a packet for a LID on the channel x -> y waits for the
+ * channel y forwards it on. Here CAs add theirs: they send every LID into
+ * their leaf.
+ */
+static void ca_dependencies(struct ck *c)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t x, k, k2;
+
+	for (x = 0; x < t->nnodes; x++) {
+		const struct fors_node *n = &t->nodes[x];
+
+		for (k = 1; c->table[x] >= 0 && k <= n->nports; k++) {
+			uint32_t ca = n->ports[k].peer, in;
+
+			if (ca == FORS_NO_PEER || t->nodes[ca].type != FORS_CA)
+				continue;
+			in = c->pbase[ca] + n->ports[k].peer_port;
+			for (k2 = 1; k2 <= n->nports; k2++)
+				if (k2 != k && c->outs[c->pbase[x] + k2])
+					add_dep(c, in, k2);
+		}
+	}
+}
+
+/* The channel after chan through port k of its head, or UINT32_MAX. */
+static uint32_t dep_next(const struct ck *c, uint32_t chan, uint32_t k)
+{
+	const struct fors_node *n = &c->t->nodes[c->cnode[chan]];
+	uint32_t y = n->ports[chan - c->pbase[c->cnode[chan]]].peer;
+
+	if (!c->dep[(size_t)chan * c->width + k])
+		return UINT32_MAX;
+	return c->pbase[y] + k;
+}
+
+static void print_cycle(struct ck *c, const uint32_t *stack, uint32_t from,
+			uint32_t to)
+{
+	char *b = c->rep->cycle;
+	size_t len = sizeof(c->rep->cycle), n = 0;
+	uint32_t i;
+
+	for (i = from; i < to && n < len; i++) {
+		uint32_t x = c->cnode[stack[i]];
+
+		n += (size_t)snprintf(b + n, len - n, "\"%s\"[%u] -> ", desc(c, x),
+				      stack[i] - c->pbase[x]);
+	}
+	if (n < len)
+		snprintf(b + n, len - n, "\"%s\"", desc(c, c->cnode[stack[from]]));
+}
+
+/* Depth-first search for a cycle of dependencies; 1 and the cycle kept. */
+static int find_cycle(struct ck *c)
+{
+	uint32_t *stack = malloc(sizeof(uint32_t) * (c->nchan + 1));
+	uint32_t *next = malloc(sizeof(uint32_t) * (c->nchan + 1));
+	uint32_t *pos = malloc(sizeof(uint32_t) * (c->nchan + 1));
+	uint8_t *colour = calloc(c->nchan + 1, 1);
+	uint32_t s, sp, found = 0;
+
+	if (!stack || !next || !pos || !colour) {
+		found = FORS_ENOMEM;
+		goto out;
+	}
+	for (s = 0; s < c->nchan && !found; s++) {
+		if (colour[s] || c->table[c->cnode[s]] < 0)
+			continue;
+		sp = 0;
+		stack[sp] = s;
+		next[sp] = 1;
+		pos[s] = sp++;
+		colour[s] = 1;
+		while (sp && !found) {
+			uint32_t ch = stack[sp - 1], nx = UINT32_MAX;
+
+			while (next[sp - 1] < c->width && nx == UINT32_MAX)
+				nx = dep_next(c, ch, next[sp - 1]++);
+			if (nx == UINT32_MAX) {
+				colour[ch] = 2;
+				sp--;
+			} else if (colour[nx] == 1) {
+				print_cycle(c, stack, pos[nx], sp);
+				found = 1;
+			} else if (!colour[nx]) {
+				colour[nx] = 1;
+				stack[sp] = nx;
+				next[sp] = 1;
+				pos[nx] = sp++;
+			}
+		}
+	}
+out:
+	free(stack);
+	free(next);
+	free(pos);
+	free(colour);
+	return (int)found;
+}
+
+static int set_owner(struct ck *c, uint32_t lid, uint32_t node,
+		     uint32_t port, int32_t host)
+{
+	struct owner *o = &c->own[lid];
+
+	if (o->node != UINT32_MAX && (o->node != node || o->port != port)) {
+		fors_error_set(c->err, "LID %u belongs to both \"%s\" and \"%s\"",
+			       lid, desc(c, o->node), desc(c, node));
+		return FORS_EINVAL;
+	}
+	o->node = node;
+	o->port = port;
+	o->host = host;
+	return 0;
+}
+
+/*
+ * LIDs up to the largest in a table or owned; lmc gives CA LID counts. A
+ * switch without any link is nobody's destination: no subnet manager sees it.
+ */
+static int owners(struct ck *c, uint32_t lmc, uint32_t topmost)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t i, k, j, lid;
+	int r = 0;
+
+	c->nlid = topmost + 1;
+	for (i = 0; i < c->d->nsw; i++)
+		if (c->d->sw[i].maxlid >= c->nlid)
+			c->nlid = c->d->sw[i].maxlid + 1;
+	c->own = malloc(sizeof(*c->own) * c->nlid);
+	if (!c->own)
+		return FORS_ENOMEM;
+	for (lid = 0; lid < c->nlid; lid++)
+		c->own[lid] = (struct owner){ UINT32_MAX, 0, -1 };
+	for (i = 0; i < t->nnodes && !r; i++) {
+		const struct fors_node *n = &t->nodes[i];
+
+		if (c->table[i] >= 0 && linked(n)) {
+			lid = c->d->sw[c->table[i]].lid ? c->d->sw[c->table[i]].lid :
+			      n->lid;
+			if (lid && lid < c->nlid)
+				r = set_owner(c, lid, i, 0, -1);
+		}
+		for (k = 1; !c->s && n->type == FORS_CA && k <= n->nports && !r; k++)
+			for (j = 0; n->ports[k].lid && j < (1u << lmc) && !r; j++)
+				r = set_owner(c, n->ports[k].lid + j, i, k, -1);
+	}
+	for (i = 0; c->s && i < c->s->nhosts && !r; i++) {
+		const struct fors_host *x = &c->s->hosts[i];
+
+		for (j = 0; j < (1u << lmc) && !r; j++)
+			r = set_owner(c, x->lid + j, c->hnode[x->sid],
+				      c->hport[x->sid], (int32_t)x->sid);
+	}
+	return r;
+}
+
+static int setup(struct ck *c)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t i, k, n = 0, hosts = c->s ? c->s->m0 * c->s->m1 : 0;
+
+	c->leaf = calloc(t->nnodes, 1);
+	c->pbase = malloc(sizeof(uint32_t) * t->nnodes);
+	c->hnode = malloc(sizeof(uint32_t) * (hosts + 1));
+	c->hport = malloc(sizeof(uint32_t) * (hosts + 1));
+	if (fors_walk_init(&c->w, t, c->d) || !c->leaf || !c->pbase ||
+	    !c->hnode || !c->hport)
+		return FORS_ENOMEM;
+	c->table = c->w.table;
+	for (i = 0; i < hosts; i++)
+		c->hnode[i] = UINT32_MAX;
+	c->width = 1;
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *x = &t->nodes[i];
+
+		c->pbase[i] = n;
+		n += x->nports + 1;
+		c->width = x->nports + 1 > c->width ? x->nports + 1 : c->width;
+		for (k = 1; x->type == FORS_SWITCH && k <= x->nports; k++)
+			if (x->ports[k].peer != FORS_NO_PEER &&
+			    t->nodes[x->ports[k].peer].type == FORS_CA)
+				c->leaf[i] = 1;
+	}
+	c->nchan = n;
+	c->stamp = calloc(n + 1, sizeof(uint32_t));
+	c->load = calloc(n + 1, sizeof(uint32_t));
+	c->user = calloc(n + 1, sizeof(size_t));
+	c->cnode = malloc(sizeof(uint32_t) * (n + 1));
+	c->outs = calloc(n + 1, 1);
+	c->dep = calloc((size_t)n * c->width + 1, 1);
+	c->seen = calloc(t->nnodes + 1, sizeof(uint32_t));
+	c->verdict = calloc(t->nnodes + 1, 1);
+	c->from = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	c->kout = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	c->path = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	if (!c->stamp || !c->load || !c->user || !c->cnode || !c->outs ||
+	    !c->dep || !c->seen || !c->verdict || !c->from || !c->kout ||
+	    !c->path)
+		return FORS_ENOMEM;
+	for (i = 0; i < t->nnodes; i++)
+		for (k = 0; k <= t->nodes[i].nports; k++)
+			c->cnode[c->pbase[i] + k] = i;
+	for (i = 0; i < t->nnodes; i++)
+		if (c->table[i] >= 0 && linked(&t->nodes[i]))
+			c->from[c->nfrom++] = i;
+	return c->s ? map_hosts(c) : 0;
+}
+
+static int usable(struct ck *c)
+{
+	const struct fors_schedule *s = c->s;
+	size_t i;
+
+	if (s->lmc < 0 || s->nhosts == 0) {
+		fors_error_set(c->err, "the schedule is abstract (no hosts, no DLIDs): route it first");
+		return FORS_EINVAL;
+	}
+	for (i = 0; i < s->nxfers; i++) {
+		if (s->xfers[i].dlid >= 0)
+			continue;
+		fors_error_set(c->err, "transfer %u -> %u has no DLID",
+			       s->xfers[i].src, s->xfers[i].dst);
+		return FORS_EINVAL;
+	}
+	return 0;
+}
+
+static void release(struct ck *c)
+{
+	fors_walk_free(&c->w);
+	free(c->leaf);
+	free(c->pbase);
+	free(c->stamp);
+	free(c->load);
+	free(c->user);
+	free(c->hnode);
+	free(c->hport);
+	free(c->from);
+	free(c->seen);
+	free(c->verdict);
+	free(c->own);
+	free(c->cnode);
+	free(c->outs);
+	free(c->dep);
+	free(c->kout);
+	free(c->path);
+}
+
+/* Reachability and credit loops: what any set of tables must give. */
+static int tables(struct ck *c)
+{
+	int r;
+
+	reach(c);
+	ca_dependencies(c);
+	r = find_cycle(c);
+	if (r < 0)
+		return r;
+	c->rep->loop = (uint32_t)r;
+	return 0;
+}
+
+static int verdict(struct ck *c, int r)
+{
+	struct fors_check_report *rep = c->rep;
+
+	if (r == FORS_ENOMEM)
+		fors_error_set(c->err, "out of memory while checking routes");
+	release(c);
+	if (r)
+		return r;
+	if (rep->max_load == 0 && rep->transfers)
+		rep->max_load = 1;
+	return rep->shared || rep->undelivered || rep->not_updown ||
+	       rep->unreachable || rep->schedule || rep->loop ?
+	       FORS_EVERIFY : FORS_OK;
+}
+
+int fors_check_routes(const struct fors_topology *t,
+		      const struct fors_lft_dump *d,
+		      const struct fors_schedule *s,
+		      struct fors_check_report *rep, struct fors_error *err)
+{
+	struct ck c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
+	struct fors_error verr;
+	uint32_t p, top = 0;
+	size_t i;
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
+	r = usable(&c);
+	if (!r)
+		r = setup(&c);
+	if (!r && fors_schedule_verify(s, &verr)) {
+		rep->schedule = 1;
+		keep(&c, "%s", verr.msg);
+	}
+	for (p = 0; !r && p < s->nphases; p++)
+		for (i = s->start[p]; i < s->start[p + 1]; i++)
+			follow(&c, p, i);
+	for (i = 0; !r && i < s->nhosts; i++)
+		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
+			top = s->hosts[i].lid + (1u << s->lmc) - 1;
+	if (!r) {
+		rep->phases = s->nphases;
+		r = owners(&c, (uint32_t)s->lmc, top);
+	}
+	if (!r)
+		r = tables(&c);
+	return verdict(&c, r);
+}
+
+int fors_check_tables(const struct fors_topology *t,
+		      const struct fors_lft_dump *d, uint32_t lmc,
+		      struct fors_check_report *rep, struct fors_error *err)
+{
+	struct ck c = { .t = t, .d = d, .rep = rep, .err = err };
+	uint32_t i, k, top = 0;
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
+	if (lmc > 7) {
+		fors_error_set(err, "LMC %u is out of range 0..7", lmc);
+		return FORS_EINVAL;
+	}
+	for (i = 0; i < t->nnodes; i++)
+		for (k = 1; t->nodes[i].type == FORS_CA && k <= t->nodes[i].nports; k++)
+			if (t->nodes[i].ports[k].lid + (1u << lmc) - 1 > top)
+				top = t->nodes[i].ports[k].lid + (1u << lmc) - 1;
+	if (top > 0xffff) {
+		fors_error_set(err, "CA LIDs with LMC %u go beyond LID 0xffff", lmc);
+		return FORS_EINVAL;
+	}
+	r = setup(&c);
+	if (!r)
+		r = owners(&c, lmc, top);
+	if (!r)
+		r = tables(&c);
+	return verdict(&c, r);
+}
+
+static size_t add(char *b, size_t len, size_t n, const char *what,
+		  unsigned long count)
+{
+	if (!count || n >= len)
+		return n;
+	return n + (size_t)snprintf(b + n, len - n, "%s%lu %s", n ? ", " : "",
+				    count, what);
+}
+
+void fors_check_failures(const struct fors_check_report *r, char *b,
+			 size_t len)
+{
+	size_t n = 0;
+
+	b[0] = '\0';
+	n = add(b, len, n, "shared (phase, link) pairs", r->shared);
+	n = add(b, len, n, "undelivered", r->undelivered);
+	n = add(b, len, n, "not up/down", r->not_updown);
+	n = add(b, len, n, "unreachable (switch, LID) pairs", r->unreachable);
+	n = add(b, len, n, "credit loop", r->loop);
+	add(b, len, n, "schedule rule broken", r->schedule);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_CHECK_H
+#define FORS_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/lftdump.h"
+#include "schedule/schedule.h"
+#include "fabric/topology.h"
+
+#define FORS_CHECK_KEEP 10
+
+struct fors_check_report {
+	size_t transfers;	/* transfers followed */
+	uint32_t phases;
+	uint32_t max_load;	/* most transfers on one directed link */
+	uint32_t shared;	/* (phase, link) pairs with two or more */
+	uint32_t undelivered;	/* transfers lost, looping or misdelivered */
+	uint32_t not_updown;	/* delivered, but not leaf(-spine-leaf) */
+	size_t reach_pairs;	/* (switch, LID) pairs tried */
+	uint32_t unreachable;	/* of those, not delivered */
+	size_t deps;		/* channel dependencies */
+	uint32_t loop;		/* 1: they close a cycle, a credit loop */
+	char cycle[512];	/* that cycle: "switch"[out port] -> ... */
+	uint32_t schedule;	/* 1 if the schedule breaks its own rules */
+	uint32_t nkept;
+	char kept[FORS_CHECK_KEEP][256];	/* the first violations */
+};
+
+/*
+ * Follow every transfer of s from its source port through the LFTs of d over
+ * topology t to its destination: coverage, per-phase link loads (every
+ * directed link at most one transfer), delivery over up/down paths; then
+ * the tables as fors_check_tables() checks them, with the CA LIDs of the
+ * schedule's host lines. Returns FORS_OK when all holds, FORS_EVERIFY with
+ * the report filled otherwise, or an error when the inputs do not fit
+ * together (err says why).
+ */
+int fors_check_routes(const struct fors_topology *t,
+		      const struct fors_lft_dump *d,
+		      const struct fors_schedule *s,
+		      struct fors_check_report *rep, struct fors_error *err);
+
+/*
+ * The tables alone: every CA LID (the topology's base LIDs with 2^lmc
+ * offsets) and every switch LID delivered from every linked switch, and no
+ * credit loop: no cycle in the channel dependency graph over every LID a
+ * table routes, with every switch and CA as a source.
+ */
+/* What failed, e.g. "2 shared (phase, link) pairs, 1 credit loop". */
+void fors_check_failures(const struct fors_check_report *r, char *b,
+			 size_t len);
+
+int fors_check_tables(const struct fors_topology *t,
+		      const struct fors_lft_dump *d, uint32_t lmc,
+		      struct fors_check_report *rep, struct fors_error *err);
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/verify.h"
+
+struct ctx {
+	const struct fors_schedule *s;
+	uint32_t hosts;
+	uint8_t *present;	/* [hosts] */
+	int64_t *lid;		/* [hosts]: base LID, -1 unknown */
+	uint8_t *seen;		/* [hosts * hosts]: pair done */
+	uint32_t *sent;		/* [hosts]: phase + 1 of last send */
+	uint32_t *recv;		/* [hosts]: phase + 1 of last receive */
+	uint32_t *lout, *lin;	/* [m1]: inter-leaf senders, receivers */
+	struct fors_error *err;
+};
+
+static int fail(struct ctx *c, const char *what, uint32_t p,
+		const struct fors_xfer *x)
+{
+	fors_error_set(c->err, "phase %u, transfer %u -> %u: %s", p, x->src,
+		       x->dst, what);
+	return FORS_EVERIFY;
+}
+
+static int check_route(struct ctx *c, uint32_t p, const struct fors_xfer *x)
+{
+	const struct fors_schedule *s = c->s;
+	int local = x->src / s->m0 == x->dst / s->m0;
+
+	if (x->plane >= (int32_t)s->q)
+		return fail(c, "plane out of range", p, x);
+	if (s->lmc < 0)
+		return x->dlid >= 0 ? fail(c, "DLID in an abstract schedule",
+					   p, x) : FORS_OK;
+	if (local != (x->plane < 0))
+		return fail(c, local ? "plane given inside a leaf" :
+			    "no plane between leaves", p, x);
+	if (c->lid[x->dst] >= 0 &&
+	    (x->dlid < c->lid[x->dst] ||
+	     x->dlid >= c->lid[x->dst] + (1 << s->lmc)))
+		return fail(c, "DLID outside the destination's LID range",
+			    p, x);
+	return FORS_OK;
+}
+
+static int check_xfer(struct ctx *c, uint32_t p, const struct fors_xfer *x)
+{
+	const struct fors_schedule *s = c->s;
+	size_t pair;
+
+	if (x->src >= c->hosts || x->dst >= c->hosts)
+		return fail(c, "host id out of range", p, x);
+	if (x->src == x->dst)
+		return fail(c, "a host sends to itself", p, x);
+	if (!c->present[x->src] || !c->present[x->dst])
+		return fail(c, "host not present", p, x);
+	pair = (size_t)x->src * c->hosts + x->dst;
+	if (c->seen[pair])
+		return fail(c, "pair scheduled twice", p, x);
+	c->seen[pair] = 1;
+	if (c->sent[x->src] == p + 1)
+		return fail(c, "source sends twice in the phase", p, x);
+	if (c->recv[x->dst] == p + 1)
+		return fail(c, "destination receives twice in the phase", p, x);
+	c->sent[x->src] = p + 1;
+	c->recv[x->dst] = p + 1;
+	if (x->src / s->m0 != x->dst / s->m0) {
+		if (++c->lout[x->src / s->m0] > s->m0 - s->f)
+			return fail(c, "more than m0 - f senders leave the leaf",
+				    p, x);
+		if (++c->lin[x->dst / s->m0] > s->m0 - s->f)
+			return fail(c, "more than m0 - f receivers enter the leaf",
+				    p, x);
+	}
+	return check_route(c, p, x);
+}
+
+static int check_phases(struct ctx *c)
+{
+	const struct fors_schedule *s = c->s;
+	uint32_t p;
+	size_t i;
+	int r;
+
+	for (p = 0; p < s->nphases; p++) {
+		memset(c->lout, 0, sizeof(uint32_t) * s->m1);
+		memset(c->lin, 0, sizeof(uint32_t) * s->m1);
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			r = check_xfer(c, p, &s->xfers[i]);
+			if (r)
+				return r;
+		}
+	}
+	return FORS_OK;
+}
+
+static int check_coverage(struct ctx *c)
+{
+	uint32_t a, b, n = 0;
+
+	for (a = 0; a < c->hosts; a++) {
+		n += c->present[a];
+		for (b = 0; b < c->hosts; b++) {
+			if (a == b || !c->present[a] || !c->present[b] ||
+			    c->seen[(size_t)a * c->hosts + b])
+				continue;
+			fors_error_set(c->err, "transfer %u -> %u is missing",
+				       a, b);
+			return FORS_EVERIFY;
+		}
+	}
+	return n == c->hosts ? FORS_OK : 1;
+}
+
+/* Phases a router declared it had to add (`split N`), 0 if none. */
+static uint32_t declared_split(const struct fors_schedule *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nextra; i++)
+		if (!strcmp(s->extra[i].key, "split"))
+			return (uint32_t)strtoul(s->extra[i].value, NULL, 10);
+	return 0;
+}
+
+static int check_count(struct ctx *c, int all_present)
+{
+	const struct fors_schedule *s = c->s;
+	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared_split(s);
+
+	if (all_present && s->f > s->m0 / s->m1 && s->nphases != pf + split) {
+		fors_error_set(c->err,
+			       "%u phases where the optimum P_f is %u%s",
+			       s->nphases, pf, split ? " plus the declared split" : "");
+		return FORS_EVERIFY;
+	}
+	return FORS_OK;
+}
+
+/* The "absent" key (fors_schedule_add_absent): slots without a host. */
+static int absent(struct ctx *c)
+{
+	const struct fors_schedule *s = c->s;
+	const char *v = NULL, *p;
+	char *end;
+	size_t i;
+
+	for (i = 0; i < s->nextra; i++)
+		if (!strcmp(s->extra[i].key, "absent"))
+			v = s->extra[i].value;
+	for (p = v; p; p = *end ? end + 1 : NULL) {
+		unsigned long h = *p >= '0' && *p <= '9' ?
+				  strtoul(p, &end, 10) : c->hosts;
+
+		if (h >= c->hosts || (*end && *end != ',')) {
+			fors_error_set(c->err, "key absent: '%s' is not a list of host ids below %u",
+				       v, c->hosts);
+			return FORS_EVERIFY;
+		}
+		if (s->nhosts && c->present[h]) {
+			fors_error_set(c->err, "host %lu has a host line but is listed absent", h);
+			return FORS_EVERIFY;
+		}
+		c->present[h] = 0;
+	}
+	return FORS_OK;
+}
+
+static int setup(struct ctx *c)
+{
+	const struct fors_schedule *s = c->s;
+	size_t i;
+
+	c->hosts = s->m0 * s->m1;
+	c->present = calloc(c->hosts, 1);
+	c->lid = malloc(sizeof(int64_t) * c->hosts);
+	c->seen = calloc((size_t)c->hosts * c->hosts, 1);
+	c->sent = calloc(c->hosts, sizeof(uint32_t));
+	c->recv = calloc(c->hosts, sizeof(uint32_t));
+	c->lout = calloc(s->m1, sizeof(uint32_t));
+	c->lin = calloc(s->m1, sizeof(uint32_t));
+	if (!c->present || !c->lid || !c->seen || !c->sent || !c->recv ||
+	    !c->lout || !c->lin)
+		return FORS_ENOMEM;
+	for (i = 0; i < c->hosts; i++) {
+		c->present[i] = s->nhosts == 0;
+		c->lid[i] = -1;
+	}
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->hosts[i].sid >= c->hosts) {
+			fors_error_set(c->err, "host %u out of range",
+				       s->hosts[i].sid);
+			return FORS_EVERIFY;
+		}
+		c->present[s->hosts[i].sid] = 1;
+		c->lid[s->hosts[i].sid] = s->hosts[i].lid;
+	}
+	return absent(c);
+}
+
+int fors_schedule_verify(const struct fors_schedule *s,
+			 struct fors_error *err)
+{
+	struct ctx c = { .s = s, .err = err };
+	int r;
+
+	if (s->m0 < 1 || s->m1 < 1 || s->f >= s->m0 ||
+	    (uint64_t)s->m0 * s->m1 > FORS_MAX_HOSTS) {
+		fors_error_set(err, "bad fabric parameters");
+		return FORS_EVERIFY;
+	}
+	r = setup(&c);
+	if (r == FORS_ENOMEM)
+		fors_error_set(err, "out of memory while verifying");
+	if (!r)
+		r = check_phases(&c);
+	if (!r)
+		r = check_coverage(&c);
+	if (r >= 0)
+		r = check_count(&c, r == 0);
+	free(c.present);
+	free(c.lid);
+	free(c.seen);
+	free(c.sent);
+	free(c.recv);
+	free(c.lout);
+	free(c.lin);
+	return r;
+}
+
+static int check_planes(const struct fors_fabric *fb,
+			const struct fors_schedule *s, uint32_t *up,
+			uint32_t *down, struct fors_error *err)
+{
+	uint32_t p;
+	size_t i;
+
+	for (p = 0; p < s->nphases; p++)
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			const struct fors_xfer *x = &s->xfers[i];
+			uint32_t ls = x->src / fb->m0, ld = x->dst / fb->m0;
+			uint32_t pl = (uint32_t)x->plane;
+
+			if (ls == ld)
+				continue;
+			if (!fors_plane_live(fb, ls, pl) ||
+			    !fors_plane_live(fb, ld, pl)) {
+				fors_error_set(err, "phase %u: %u -> %u on plane %u, which is not alive at both leaves",
+					       p, x->src, x->dst, pl);
+				return FORS_EVERIFY;
+			}
+			if (up[ls * fb->q + pl] == p + 1 ||
+			    down[ld * fb->q + pl] == p + 1) {
+				fors_error_set(err, "phase %u: %u -> %u shares plane %u with another transfer",
+					       p, x->src, x->dst, pl);
+				return FORS_EVERIFY;
+			}
+			up[ls * fb->q + pl] = down[ld * fb->q + pl] = p + 1;
+		}
+	return 0;
+}
+
+int fors_schedule_fits(const struct fors_fabric *fb,
+		       const struct fors_schedule *s, struct fors_error *err)
+{
+	struct fors_schedule v = *s;
+	size_t cells = (size_t)fb->m1 * fb->q + 1;
+	uint32_t *up, *down, i;
+	int r;
+
+	if (s->m0 != fb->m0 || s->m1 != fb->m1 || s->f != fb->f ||
+	    s->q != fb->q) {
+		fors_error_set(err, "the schedule is for another fabric (m0 %u m1 %u f %u planes %u, here %u %u %u %u)",
+			       s->m0, s->m1, s->f, s->q, fb->m0, fb->m1, fb->f,
+			       fb->q);
+		return FORS_EVERIFY;
+	}
+	v.hosts = calloc(fb->nhosts + 1, sizeof(*v.hosts));
+	up = calloc(cells, sizeof(uint32_t));
+	down = calloc(cells, sizeof(uint32_t));
+	r = v.hosts && up && down ? 0 : FORS_ENOMEM;
+	if (r)
+		fors_error_set(err, "out of memory while verifying");
+	v.nhosts = fb->nhosts;
+	for (i = 0; !r && i < fb->nhosts; i++) {
+		v.hosts[i].sid = fb->hosts[i].sid;
+		v.hosts[i].lid = fb->hosts[i].lid;
+	}
+	if (!r)
+		r = fors_schedule_verify(&v, err);
+	if (!r)
+		r = check_planes(fb, s, up, down, err);
+	free(v.hosts);
+	free(up);
+	free(down);
+	return r;
+}
