@@ -10,6 +10,7 @@ enum fors_status {
 	FORS_EFORMAT = -3,	/* malformed input file */
 	FORS_EIO = -4,		/* read or write failed */
 	FORS_EVERIFY = -5,	/* a schedule breaks a guarantee */
+	FORS_ENOENT = -6,	/* a file that may be missing is */
 };
 
 /* One human-readable message: what was wrong and where. */

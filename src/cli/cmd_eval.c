@@ -3,13 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "verify/eval.h"
 #include "formats/lftdump.h"
 #include "formats/schedfile.h"
+#include "sys/spawn.h"
 #include "fabric/topology.h"
 
 static const char usage_eval[] =
@@ -81,41 +80,58 @@ static void tsv(const struct fors_topology *t, const struct fors_eval *e)
 	       (unsigned long long)e->time, e->healthy, e->relative);
 }
 
-/* gnuplot, run without a shell, on a temporary data file. */
+/* gnuplot's script, the data inline, into a memory buffer; NULL: no memory. */
+static char *plot_script(const char *png, const char *what,
+			 const struct fors_eval *e, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	uint32_t p;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "set terminal png size 1200,400; set output '%s'; "
+		"set title '%s: relative throughput %.3f'; set xlabel 'phase'; "
+		"set ylabel 'transfers on the most loaded link'; set yrange [0:%u]; set ytics 1; "
+		"plot '-' using 1:2 with impulses lw 2 notitle\n",
+		png, what, e->relative, e->worst + 1);
+	for (p = 0; p < e->nphases; p++)
+		fprintf(f, "%u %u\n", p, e->phase[p].max_load);
+	fputs("e\n", f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* gnuplot, run without a shell, the script on its standard input. */
 static int plot(const char *png, const char *what, const struct fors_eval *e)
 {
-	char data[] = "/tmp/fors-eval-XXXXXX", script[1024];
-	int fd = mkstemp(data), status = -1;
-	uint32_t p;
-	FILE *f;
-	pid_t pid;
+	static const char *const argv[] = { "gnuplot", NULL };
+	const struct fors_spawn_limits lim = { 60000, 1 << 16 };
+	struct fors_spawn_result res = { 0 };
+	struct fors_error err;
+	char how[128], *script;
+	size_t len = 0;
+	int r;
 
 	if (strchr(png, '\'') || strchr(what, '\''))
 		return fprintf(stderr, "fors eval: --plot: no quotes in file names\n"), EXIT_FAIL;
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f)
-		return fprintf(stderr, "fors eval: --plot: cannot write a temporary file\n"), EXIT_FAIL;
-	for (p = 0; p < e->nphases; p++)
-		fprintf(f, "%u %u\n", p, e->phase[p].max_load);
-	fclose(f);
-	snprintf(script, sizeof(script),
-		 "set terminal png size 1200,400; set output '%s'; "
-		 "set title '%s: relative throughput %.3f'; set xlabel 'phase'; "
-		 "set ylabel 'transfers on the most loaded link'; set yrange [0:%u]; set ytics 1; "
-		 "plot '%s' using 1:2 with impulses lw 2 notitle",
-		 png, what, e->relative, e->worst + 1, data);
-	pid = fork();
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", "-e", script, (char *)NULL);
-		_exit(127);
+	script = plot_script(png, what, e, &len);
+	if (!script)
+		return fprintf(stderr, "fors eval: --plot: out of memory\n"), EXIT_FAIL;
+	r = fors_spawn(argv, script, len, &lim, &res, &err);
+	free(script);
+	free(res.out);
+	if (r) {
+		fprintf(stderr, "fors eval: gnuplot failed to start (%s): apt-get install gnuplot-nox\n",
+			err.msg);
+		return EXIT_FAIL;
 	}
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	unlink(data);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "fors eval: gnuplot failed%s\n",
-			WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
-			" to start: apt-get install gnuplot-nox" : "");
+	if (res.status != FORS_SPAWN_EXITED || res.code) {
+		fors_spawn_describe(&res, how, sizeof(how));
+		fprintf(stderr, "fors eval: gnuplot failed: %s\n", how);
 		return EXIT_FAIL;
 	}
 	return 0;

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
+#include "sys/clock.h"
 #include "sys/atomic.h"
 #include "routing/lft.h"
 #include "routing/route.h"
@@ -139,14 +139,6 @@ static void summary(const struct fors_route *r, double ms)
 	printf("time: %.1f ms\n", ms);
 }
 
-static double now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
 /*
  * --lmc auto, for planning a subnet's LMC: each LMC from 0 until one splits
  * no phase, or gives every plane its offset (more cannot help then). A
@@ -191,11 +183,11 @@ int cmd_route(int argc, char **argv)
 	if (!e && a.ref)
 		e = fors_topology_read_file(a.ref, &ref, &err);
 	if (!e) {
-		t0 = now_ms();
+		t0 = fors_clock_ms();
 		e = a.auto_lmc ? route_auto(live, ref, &a, &r, &err) :
 		    fors_route_compute(live, ref, &a.o, &r, &err);
 		if (!e)
-			summary(r, now_ms() - t0);
+			summary(r, fors_clock_ms() - t0);
 	}
 	if (!e)
 		e = write_files(a.dir, r, &err);

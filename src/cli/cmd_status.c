@@ -2,9 +2,9 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <time.h>
 
 #include "cli/cli.h"
+#include "sys/clock.h"
 #include "fabric/holddown.h"
 
 static const char usage_status[] =
@@ -21,7 +21,7 @@ static const char usage_status[] =
 
 static void show(const struct fors_cables *cs, const struct fors_topology *seen)
 {
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = fors_clock_wall();
 	uint32_t down, held, i, sw = 0;
 
 	fors_cables_count(cs, &down, &held);

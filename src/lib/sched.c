@@ -10,6 +10,7 @@
 #include "fors/fors-sched.h"
 #include "formats/schedfile.h"
 #include "formats/io.h"
+#include "sys/slurp.h"
 
 _Static_assert((int)FORS_SCHED_ENOMEM == (int)FORS_ENOMEM &&
 	       (int)FORS_SCHED_EFORMAT == (int)FORS_EFORMAT &&
@@ -220,35 +221,6 @@ static int xfers(struct fors_sched *s, const struct ld *l)
 	return e;
 }
 
-/* The whole stream in memory: the reader parses it, errors count lines. */
-static int slurp(FILE *in, const char *name, char **buf, size_t *len,
-		 struct fors_error *err)
-{
-	size_t cap = 0, got;
-	char *b;
-
-	*buf = NULL;
-	*len = 0;
-	do {
-		if (*len == cap) {
-			cap = cap ? 2 * cap : 1 << 16;
-			b = realloc(*buf, cap);
-			if (!b) {
-				fors_error_set(err, "%s: out of memory", name);
-				return FORS_ENOMEM;
-			}
-			*buf = b;
-		}
-		got = fread(*buf + *len, 1, cap - *len, in);
-		*len += got;
-	} while (got);
-	if (ferror(in)) {
-		fors_error_set(err, "%s: read error", name);
-		return FORS_EIO;
-	}
-	return 0;
-}
-
 static int load(struct fors_sched *s, const struct ld *l)
 {
 	FILE *f = fmemopen((void *)l->buf, l->len, "r");
@@ -277,11 +249,13 @@ static int read_cb(FILE *in, const char *name, void *out,
 {
 	struct fors_sched **res = out, *s;
 	struct ld l = { .name = name, .err = err };
-	char *buf;
+	struct fors_slurp f;
 	int e;
 
-	e = slurp(in, name, &buf, &l.len, err);
-	l.buf = buf;
+	/* the whole stream in memory: the reader parses it, errors count lines */
+	e = fors_slurp_stream(in, name, SIZE_MAX, &f, err);
+	l.buf = f.text;
+	l.len = f.len;
 	s = e ? NULL : calloc(1, sizeof(*s));
 	if (!e && !s) {
 		fors_error_set(err, "%s: out of memory", name);
@@ -289,7 +263,7 @@ static int read_cb(FILE *in, const char *name, void *out,
 	}
 	if (!e)
 		e = load(s, &l);
-	free(buf);
+	free(f.text);
 	if (e) {
 		fors_sched_free(s);
 		return e;

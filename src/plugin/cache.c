@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
@@ -18,6 +16,7 @@
 #include "fabric/scenario.h"
 #include "formats/schedfile.h"
 #include "sys/spawn.h"
+#include "sys/trust.h"
 #include "verify/verify.h"
 #include "plugin/plugin.h"
 
@@ -55,20 +54,15 @@ char **fors_cache_argv(const char *cmd, const char *dir)
 /* OpenSSH's StrictModes for the directory the lookup will trust. */
 static int unsafe(struct fors_plugin *p)
 {
-	const char *dir = p->cfg.ilp_cache;
-	struct stat s;
+	struct fors_error err = { "" };
+	int e = fors_trust_dir(p->cfg.ilp_cache, "the ILP cache", 0, &err);
 
-	if (lstat(dir, &s)) {
-		LOG(p, OSM_LOG_ERROR, "ILP cache %s: %m: routing natively\n", dir);
-		return 1;
-	}
-	if (!S_ISDIR(s.st_mode) || (s.st_uid != 0 && s.st_uid != geteuid()) ||
-	    (s.st_mode & 022)) {
-		LOG(p, OSM_LOG_ERROR, "ILP cache %s refused: not a directory owned by root or us that only its owner may write; routing natively\n",
-		    dir);
-		return 1;
-	}
-	return 0;
+	if (e == FORS_EIO)
+		LOG(p, OSM_LOG_ERROR, "%s: routing natively\n", err.msg);
+	else if (e)
+		LOG(p, OSM_LOG_ERROR, "ILP cache %s refused (%s): routing natively\n",
+		    p->cfg.ilp_cache, err.msg);
+	return e != 0;
 }
 
 static char *scenario_text(const struct fors_fabric *fb, size_t *len)
