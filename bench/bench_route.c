@@ -16,6 +16,7 @@
 #include "formats/lftdump.h"
 #include "formats/netgen.h"
 #include "routing/route.h"
+#include "formats/ibnetdiscover.h"
 
 #define M0 20
 #define M1 18

@@ -15,6 +15,7 @@
 #include "fabric/topology.h"
 #include "verify/verify.h"
 #include "fuzz.h"
+#include "formats/ibnetdiscover.h"
 
 /* Small enough that routing stays fast: schedules grow with slots squared. */
 #define MAX_SLOTS 64

@@ -14,6 +14,7 @@
 #include "formats/schedfile.h"
 #include "fabric_util.h"
 #include "suite.h"
+#include "formats/statefile.h"
 
 #define HOLD 600
 

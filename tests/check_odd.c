@@ -12,6 +12,7 @@
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"
+#include "formats/ibnetdiscover.h"
 
 /* netgen's text for g with every "from" line replaced by "to". */
 static struct fors_topology *edited(const struct fors_netgen *g,

@@ -13,6 +13,7 @@
 #include "fabric/topology.h"
 #include "fabric_util.h"
 #include "suite.h"
+#include "formats/ibnetdiscover.h"
 
 static const struct fors_node *by_desc(const struct fors_topology *t,
 				       const char *desc)

@@ -9,6 +9,7 @@
 
 #include "formats/netgen.h"
 #include "fabric/topology.h"
+#include "formats/ibnetdiscover.h"
 
 /* Whatever write() prints, parsed back as a topology. */
 static inline struct fors_topology *

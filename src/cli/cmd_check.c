@@ -8,6 +8,7 @@
 #include "formats/schedfile.h"
 #include "fabric/topology.h"
 #include "verify/verify.h"
+#include "formats/ibnetdiscover.h"
 
 static const char usage_check[] =
 	"Usage: fors check --schedule FILE [--topology LIVE --lfts DUMP]\n"

@@ -10,6 +10,7 @@
 #include "formats/schedfile.h"
 #include "sys/spawn.h"
 #include "fabric/topology.h"
+#include "formats/ibnetdiscover.h"
 
 static const char usage_eval[] =
 	"Usage: fors eval --topology LIVE --lfts DUMP (--linear-shift | --schedule FILE)\n"

@@ -10,6 +10,7 @@
 #include "ilp/ilp.h"
 #include "formats/schedfile.h"
 #include "fabric/topology.h"
+#include "formats/ibnetdiscover.h"
 
 static const char usage_ilp[] =
 	"Usage: fors ilp COMMAND [OPTIONS]\n"

@@ -10,6 +10,7 @@
 #include "routing/lft.h"
 #include "routing/route.h"
 #include "formats/schedfile.h"
+#include "formats/ibnetdiscover.h"
 
 static const char usage_route[] =
 	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"

@@ -6,6 +6,8 @@
 #include "cli/cli.h"
 #include "sys/clock.h"
 #include "fabric/holddown.h"
+#include "formats/status.h"
+#include "formats/statefile.h"
 
 static const char usage_status[] =
 	"Usage: fors status --state FILE\n"

@@ -3,7 +3,6 @@
 #define FORS_HOLDDOWN_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "base/error.h"
 #include "fabric/topology.h"
@@ -57,23 +56,29 @@ uint32_t fors_cables_release(struct fors_cables *cs, struct fors_topology *live)
 void fors_cables_count(const struct fors_cables *cs, uint32_t *down,
 		       uint32_t *held);
 
+/* The name of a state as the state file and the admin see it: "up", ... */
+const char *fors_cable_state_name(enum fors_cable_state s);
+
+/* Order of two cable ends (node id, then port), as strcmp: a cable's
+ * ends are kept in this order, id[0] first. */
+int fors_cable_cmp_end(const char *a, uint32_t pa, const char *b,
+		       uint32_t pb);
+
+/* 1 when c is worth remembering: not simply up, or it has flapped. */
+int fors_cable_notable(const struct fors_cable *c);
+
 /*
- * The state file: the cables, then the remembered fabric as topology text.
- * fors_state_read() also reads a bare topology (the format before cables).
+ * A new cable with ends id and port (in order), state up and no history,
+ * for a reader of saved state: NULL with *dup set when cs has it already,
+ * NULL without when out of memory.
  */
-int fors_state_write(FILE *out, const struct fors_cables *cs,
-		     const struct fors_topology *seen);
-int fors_state_write_file(const char *path, const struct fors_cables *cs,
-			  const struct fors_topology *seen,
-			  struct fors_error *err);
-int fors_state_read_file(const char *path, struct fors_cables **cs,
-			 struct fors_topology **seen, struct fors_error *err);
+struct fors_cable *fors_cables_add(struct fors_cables *cs,
+				   const char *const id[2],
+				   const uint32_t port[2], int *dup);
 
-/* For the admin: one line per cable that is not simply up, at time now. */
-void fors_cables_print(FILE *out, const struct fors_cables *cs,
-		       const struct fors_topology *seen, int64_t now);
-
+/* An empty history; NULL: no memory. */
 struct fors_cables *fors_cables_new(void);
+/* Free cs; NULL is ignored. */
 void fors_cables_free(struct fors_cables *cs);
 
 #endif

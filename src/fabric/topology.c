@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Topologies built by an adapter rather than read from text, the union of
- * all fabrics seen (the plugin's memory of the healthy fabric), and the
- * text form that fors_topology_read() reads back.
+ * The topology model: topologies built by an adapter rather than read from
+ * text, and the union of all fabrics seen (the plugin's memory of the
+ * healthy fabric). Its text form is formats/ibnetdiscover.c.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sys/atomic.h"
 #include "fabric/topology.h"
 
 struct fors_topology *fors_topology_new(uint32_t nnodes)
@@ -188,60 +187,17 @@ int fors_topology_merge(struct fors_topology **seen,
 	return e;
 }
 
-static void write_guids(FILE *out, const struct fors_node *n)
+void fors_topology_free(struct fors_topology *t)
 {
-	if (n->sysguid)
-		fprintf(out, "sysimgguid=0x%" PRIx64 "\n", n->sysguid);
-	if (n->guid)
-		fprintf(out, "%s=0x%" PRIx64 "\n",
-			n->type == FORS_SWITCH ? "switchguid" : "caguid",
-			n->guid);
-}
+	uint32_t i;
 
-static void write_port(FILE *out, const struct fors_topology *t,
-		       const struct fors_node *n, uint32_t k)
-{
-	const struct fors_port *p = &n->ports[k];
-	const struct fors_node *o = &t->nodes[p->peer];
-
-	fprintf(out, "[%u]", k);
-	if (p->guid)
-		fprintf(out, "(%" PRIx64 ")", p->guid);
-	fprintf(out, "\t\"%s\"[%u]\t\t# \"%s\"", o->id, p->peer_port, o->desc);
-	if (n->type == FORS_CA && p->lid)
-		fprintf(out, " lid %u", p->lid);
-	fputc('\n', out);
-}
-
-int fors_topology_write(FILE *out, const struct fors_topology *t)
-{
-	uint32_t i, k;
-
+	if (!t)
+		return;
 	for (i = 0; i < t->nnodes; i++) {
-		const struct fors_node *n = &t->nodes[i];
-
-		write_guids(out, n);
-		fprintf(out, "%s\t%u \"%s\"\t\t# \"%s\"",
-			n->type == FORS_SWITCH ? "Switch" : "Ca", n->nports,
-			n->id, n->desc);
-		if (n->type == FORS_SWITCH && n->lid)
-			fprintf(out, " base port 0 lid %u", n->lid);
-		fputc('\n', out);
-		for (k = 1; k <= n->nports; k++)
-			if (n->ports[k].peer != FORS_NO_PEER)
-				write_port(out, t, n, k);
-		fputc('\n', out);
+		free(t->nodes[i].id);
+		free(t->nodes[i].desc);
+		free(t->nodes[i].ports);
 	}
-	return ferror(out) ? FORS_EIO : 0;
-}
-
-static int write_cb(FILE *out, const void *t)
-{
-	return fors_topology_write(out, t);
-}
-
-int fors_topology_write_file(const char *path, const struct fors_topology *t,
-			     struct fors_error *err)
-{
-	return fors_write_atomic(path, write_cb, t, err);
+	free(t->nodes);
+	free(t);
 }

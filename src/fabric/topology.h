@@ -40,17 +40,7 @@ struct fors_topology {
 	uint32_t nnodes;
 };
 
-/*
- * Read the topology text ibnetdiscover prints; ibsim net files use the same
- * format. Unknown lines are skipped; malformed ones, links to undeclared
- * nodes and contradicting link ends are FORS_EFORMAT with name:line in err.
- */
-int fors_topology_read(FILE *in, const char *name,
-		       struct fors_topology **out, struct fors_error *err);
-
-int fors_topology_read_file(const char *path, struct fors_topology **out,
-			    struct fors_error *err);
-
+/* Free t and everything it owns; NULL is ignored. */
 void fors_topology_free(struct fors_topology *t);
 
 /*
@@ -74,11 +64,5 @@ int fors_topology_merge(struct fors_topology **seen,
 /* Switches of a also in b (by GUID, by id without one). */
 uint32_t fors_topology_common_switches(const struct fors_topology *a,
 				       const struct fors_topology *b);
-
-/* Write t as ibnetdiscover text that fors_topology_read() reads back. */
-int fors_topology_write(FILE *out, const struct fors_topology *t);
-/* The same, to path atomically (a temporary file beside it, then rename). */
-int fors_topology_write_file(const char *path, const struct fors_topology *t,
-			     struct fors_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The topology text of ibnetdiscover and of ibsim net files:
+ * The topology text of ibnetdiscover and of ibsim net files, read and
+ * written:
  *
  *   sysimgguid=0x200001                       (optional, before a node)
  *   switchguid=0x200001(200001)               (or caguid=0x...)
@@ -9,11 +10,14 @@
  *   Ca  1 "H-0000000000100004"  # "H2"
  *   [1](100005)  "S-0000000000200001"[1]  # lid 7 lmc 0 "L1" lid 3 4xSDR
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabric/topology.h"
+#include "formats/ibnetdiscover.h"
 #include "formats/io.h"
+#include "sys/atomic.h"
 
 struct tp {
 	const char *name;
@@ -325,21 +329,6 @@ static int finish(struct tp *p)
 	return r;
 }
 
-void fors_topology_free(struct fors_topology *t)
-{
-	uint32_t i;
-
-	if (!t)
-		return;
-	for (i = 0; i < t->nnodes; i++) {
-		free(t->nodes[i].id);
-		free(t->nodes[i].desc);
-		free(t->nodes[i].ports);
-	}
-	free(t->nodes);
-	free(t);
-}
-
 static void free_peer_ids(struct tp *p)
 {
 	uint32_t i, k;
@@ -403,4 +392,62 @@ int fors_topology_read_file(const char *path, struct fors_topology **out,
 {
 	*out = NULL;
 	return read_path(path, read_cb, out, err);
+}
+
+static void write_guids(FILE *out, const struct fors_node *n)
+{
+	if (n->sysguid)
+		fprintf(out, "sysimgguid=0x%" PRIx64 "\n", n->sysguid);
+	if (n->guid)
+		fprintf(out, "%s=0x%" PRIx64 "\n",
+			n->type == FORS_SWITCH ? "switchguid" : "caguid",
+			n->guid);
+}
+
+static void write_port(FILE *out, const struct fors_topology *t,
+		       const struct fors_node *n, uint32_t k)
+{
+	const struct fors_port *p = &n->ports[k];
+	const struct fors_node *o = &t->nodes[p->peer];
+
+	fprintf(out, "[%u]", k);
+	if (p->guid)
+		fprintf(out, "(%" PRIx64 ")", p->guid);
+	fprintf(out, "\t\"%s\"[%u]\t\t# \"%s\"", o->id, p->peer_port, o->desc);
+	if (n->type == FORS_CA && p->lid)
+		fprintf(out, " lid %u", p->lid);
+	fputc('\n', out);
+}
+
+int fors_topology_write(FILE *out, const struct fors_topology *t)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *n = &t->nodes[i];
+
+		write_guids(out, n);
+		fprintf(out, "%s\t%u \"%s\"\t\t# \"%s\"",
+			n->type == FORS_SWITCH ? "Switch" : "Ca", n->nports,
+			n->id, n->desc);
+		if (n->type == FORS_SWITCH && n->lid)
+			fprintf(out, " base port 0 lid %u", n->lid);
+		fputc('\n', out);
+		for (k = 1; k <= n->nports; k++)
+			if (n->ports[k].peer != FORS_NO_PEER)
+				write_port(out, t, n, k);
+		fputc('\n', out);
+	}
+	return ferror(out) ? FORS_EIO : 0;
+}
+
+static int write_cb(FILE *out, const void *t)
+{
+	return fors_topology_write(out, t);
+}
+
+int fors_topology_write_file(const char *path, const struct fors_topology *t,
+			     struct fors_error *err)
+{
+	return fors_write_atomic(path, write_cb, t, err);
 }

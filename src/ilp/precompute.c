@@ -17,6 +17,7 @@
 #include "fabric/topology.h"
 #include "ilp/key.h"
 #include "ilp/store.h"
+#include "formats/ibnetdiscover.h"
 
 struct cls {
 	char *text;		/* canonical scenario */

@@ -24,6 +24,8 @@
 #include "formats/schedfile.h"
 #include "plugin/plugin.h"
 #include "plugin/subnet.h"
+#include "formats/ibnetdiscover.h"
+#include "formats/statefile.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 

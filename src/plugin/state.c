@@ -15,6 +15,8 @@
 #include "fabric/holddown.h"
 #include "formats/schedfile.h"
 #include "plugin/plugin.h"
+#include "formats/ibnetdiscover.h"
+#include "formats/statefile.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 
