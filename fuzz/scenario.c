@@ -9,6 +9,7 @@
 #include "fabric/scenario.h"
 #include "fuzz.h"
 #include "ilp/key.h"
+#include "formats/scenfile.h"
 
 static int same(const struct fors_scenario *a, const struct fors_scenario *b)
 {

@@ -16,6 +16,7 @@
 #include "ilp/model.h"
 #include "ilp/store.h"
 #include "suite.h"
+#include "formats/scenfile.h"
 
 /* FT(2;m0,m1) with q planes, every host present, cable (leaf, plane) cut. */
 static struct fors_scenario *scen(uint32_t m0, uint32_t m1, uint32_t q,

@@ -11,6 +11,7 @@
 #include "formats/schedfile.h"
 #include "fabric/topology.h"
 #include "formats/ibnetdiscover.h"
+#include "formats/scenfile.h"
 
 static const char usage_ilp[] =
 	"Usage: fors ilp COMMAND [OPTIONS]\n"

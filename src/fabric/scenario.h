@@ -3,7 +3,6 @@
 #define FORS_SCENARIO_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "base/error.h"
 #include "fabric/fabric.h"
@@ -25,7 +24,9 @@ struct fors_scenario {
 /* Largest plane count a scenario may have. */
 #define FORS_SCENARIO_MAX_PLANES 1024
 
+/* Every slot absent and every plane dead; NULL: no memory. */
 struct fors_scenario *fors_scenario_new(uint32_t m0, uint32_t m1, uint32_t q);
+/* Free sc; NULL is ignored. */
 void fors_scenario_free(struct fors_scenario *sc);
 
 /* The scenario of an analysed fabric. */
@@ -38,16 +39,5 @@ struct fors_scenario *fors_scenario_of(const struct fors_fabric *fb);
  */
 int fors_scenario_fabric(const struct fors_scenario *sc,
 			 struct fors_fabric **out, struct fors_error *err);
-
-/*
- * The text form:
- *   fors-scenario 1
- *   fabric m0 M0 m1 M1 planes Q
- *   leaf L hosts 0110.. planes 1101..   (one per leaf, in order)
- *   end
- */
-int fors_scenario_write(FILE *out, const struct fors_scenario *sc);
-int fors_scenario_read(FILE *in, const char *name,
-		       struct fors_scenario **out, struct fors_error *err);
 
 #endif

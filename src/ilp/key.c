@@ -5,6 +5,7 @@
 
 #include "schedule/schedule.h"
 #include "ilp/key.h"
+#include "formats/scenfile.h"
 
 uint64_t ilp_hash(const void *p, size_t n, uint64_t h)
 {

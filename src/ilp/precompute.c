@@ -18,6 +18,7 @@
 #include "ilp/key.h"
 #include "ilp/store.h"
 #include "formats/ibnetdiscover.h"
+#include "formats/scenfile.h"
 
 struct cls {
 	char *text;		/* canonical scenario */

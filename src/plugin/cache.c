@@ -19,6 +19,7 @@
 #include "sys/trust.h"
 #include "verify/verify.h"
 #include "plugin/plugin.h"
+#include "formats/scenfile.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 
