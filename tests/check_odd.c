@@ -13,6 +13,7 @@
 #include "route_util.h"
 #include "suite.h"
 #include "formats/ibnetdiscover.h"
+#include "formats/lftdump.h"
 
 /* netgen's text for g with every "from" line replaced by "to". */
 static struct fors_topology *edited(const struct fors_netgen *g,

@@ -13,6 +13,7 @@
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"
+#include "schedule/inter.h"
 
 /* The paper numbers leaves SW0..17 and spines SW18..37 (Fig. 2). */
 struct scenario {

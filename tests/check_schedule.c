@@ -12,6 +12,7 @@
 #include "schedule/schedule.h"
 #include "verify/verify.h"
 #include "suite.h"
+#include "schedule/inter.h"
 
 static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,
 				   const uint8_t *present)

@@ -11,6 +11,7 @@
 #include "routing/route.h"
 #include "formats/schedfile.h"
 #include "formats/ibnetdiscover.h"
+#include "formats/lftdump.h"
 
 static const char usage_route[] =
 	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"

@@ -6,6 +6,9 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "fabric/fabric.h"
+#include "fabric/topology.h"
+#include "routing/lft.h"
 
 /* One switch's table as a dump shows it. */
 struct fors_lft_switch {
@@ -31,5 +34,10 @@ int fors_lft_dump_read(FILE *in, const char *name, struct fors_lft_dump **out,
 int fors_lft_dump_read_file(const char *path, struct fors_lft_dump **out,
 			    struct fors_error *err);
 void fors_lft_dump_free(struct fors_lft_dump *d);
+
+/* The tables in the format of OpenSM's opensm-lfts.dump. */
+int fors_lfts_write(FILE *out, const struct fors_lfts *t,
+		    const struct fors_topology *live,
+		    const struct fors_fabric *fb);
 
 #endif

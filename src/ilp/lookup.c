@@ -14,6 +14,7 @@
 #include "verify/verify.h"
 #include "ilp/model.h"
 #include "ilp/store.h"
+#include "schedule/split.h"
 
 struct rt {
 	const struct ilp_opts *o;

@@ -18,6 +18,7 @@
 #include "routing/assign.h"
 #include "schedule/inter.h"
 #include "lec/lec.h"
+#include "schedule/split.h"
 
 /* One solved phase graph: the multiset of (source, destination) leaves. */
 struct memo {

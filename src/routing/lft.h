@@ -55,11 +55,6 @@ int fors_lfts_annotate(const struct fors_lfts *t, const struct fors_topology *li
 		       const struct fors_fabric *fb, const struct fors_offmap *om,
 		       struct fors_schedule *s, struct fors_error *err);
 
-/* The tables in the format of OpenSM's opensm-lfts.dump. */
-int fors_lfts_write(FILE *out, const struct fors_lfts *t,
-		    const struct fors_topology *live,
-		    const struct fors_fabric *fb);
-
 void fors_lfts_free(struct fors_lfts *t);
 
 #endif

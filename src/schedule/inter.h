@@ -11,6 +11,10 @@ struct inter {
 	uint32_t lcm;		/* lcm(m1 - 1, m0) */
 };
 
+/* P_f: the phases of Algorithm 1 for FT(2; m0, m1) with reduction f. */
+uint32_t fors_pf(uint32_t m0, uint32_t m1, uint32_t f);
+
+/* The pattern of FT(2; m0, m1) with reduction f, P_f and lcm filled in. */
 void inter_init(struct inter *in, uint32_t m0, uint32_t m1, uint32_t f);
 
 /*

@@ -65,8 +65,6 @@ struct fors_intra_info {
 	uint32_t proven_from;	/* every count below this is proven infeasible */
 };
 
-uint32_t fors_pf(uint32_t m0, uint32_t m1, uint32_t f);
-
 int fors_sched_check_params(const struct fors_sched_params *sp,
 			    struct fors_error *err);
 
@@ -80,31 +78,6 @@ int fors_schedule_build(struct fors_schedule **out,
 			struct fors_intra_info *info, struct fors_error *err);
 
 void fors_schedule_free(struct fors_schedule *s);
-
-/*
- * A schedule's phases rebuilt in order, a phase the planes could not carry
- * at once split into sub-phases: the plane assignment and the ILP cache
- * both split phases this way.
- */
-struct fors_split {
-	struct fors_xfer *xfers;
-	size_t nxfers, *start;
-	uint32_t nphases, cap;
-};
-
-/* Room for every transfer of s. 0, or FORS_ENOMEM (o freed). */
-int fors_split_init(struct fors_split *o, const struct fors_schedule *s);
-
-/*
- * Append phase p of s as k sub-phases: transfer start[p] + i goes to
- * sub-phase sub[i] < k, in the order of s. 0, or FORS_ENOMEM.
- */
-int fors_split_phase(struct fors_split *o, const struct fors_schedule *s,
-		     uint32_t p, const uint32_t *sub, uint32_t k);
-
-/* s takes the rebuilt phases; o is left empty. */
-void fors_split_finish(struct fors_split *o, struct fors_schedule *s);
-void fors_split_free(struct fors_split *o);
 
 /* Append a key/value pair to the fabric line (e.g. "method", "alg2"). */
 int fors_schedule_add_key(struct fors_schedule *s, const char *key,

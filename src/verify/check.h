@@ -42,16 +42,16 @@ int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_schedule *s,
 		      struct fors_check_report *rep, struct fors_error *err);
 
+/* What failed, e.g. "2 shared (phase, link) pairs, 1 credit loop". */
+void fors_check_failures(const struct fors_check_report *r, char *b,
+			 size_t len);
+
 /*
  * The tables alone: every CA LID (the topology's base LIDs with 2^lmc
  * offsets) and every switch LID delivered from every linked switch, and no
  * credit loop: no cycle in the channel dependency graph over every LID a
  * table routes, with every switch and CA as a source.
  */
-/* What failed, e.g. "2 shared (phase, link) pairs, 1 credit loop". */
-void fors_check_failures(const struct fors_check_report *r, char *b,
-			 size_t len);
-
 int fors_check_tables(const struct fors_topology *t,
 		      const struct fors_lft_dump *d, uint32_t lmc,
 		      struct fors_check_report *rep, struct fors_error *err);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "verify/verify.h"
+#include "schedule/inter.h"
 
 struct ctx {
 	const struct fors_schedule *s;
