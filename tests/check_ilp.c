@@ -445,7 +445,7 @@ START_TEST(split_like_native)
 	struct fors_sched_params sp = { 4, 4, fb->f, sc->present };
 	uint32_t subs[64] = { 0 }, native[64] = { 0 }, p;
 	struct fors_assign_info info = { .subs = native };
-	struct fors_schedule *s;
+	struct fors_schedule *s, *pl;
 	struct fors_error err;
 	struct ilp_stats st = { 0 };
 	char *d = tmpdir();
@@ -453,7 +453,10 @@ START_TEST(split_like_native)
 	ck_assert_msg(have_cbc(), "cbc (Debian coinor-cbc) is needed");
 	ck_assert(!fors_schedule_build(&s, &sp, NULL, &err));
 	ck_assert_uint_eq(s->nphases, 16);
-	ck_assert(!fors_assign_planes(fb, s, &info, &err));
+	ck_assert(!fors_assign_planes(fb, s, &pl, &info, &err));
+	ck_assert_uint_eq(s->nphases, 16);
+	ck_assert_uint_eq(pl->nphases, 32);
+	fors_schedule_free(pl);
 	fors_schedule_free(s);
 	st.subs = subs;
 	s = routed(d, "cbc", sc, 0, &st);

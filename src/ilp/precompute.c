@@ -201,7 +201,7 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 		  uint32_t *nph, double *secs, struct fors_error *err)
 {
 	struct fors_assign_info info = { 0 };
-	struct fors_schedule *s = NULL;
+	struct fors_schedule *s = NULL, *pl = NULL;
 	struct fors_fabric *fb = NULL;
 	double t0 = now();
 	int r = ilp_scenario_schedule(sc, &fb, &s, err);
@@ -210,9 +210,11 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 	if (!r) {
 		*nph = s->nphases;
 		info.subs = *subs = calloc(s->nphases + 1, sizeof(uint32_t));
-		r = *subs ? fors_assign_planes(fb, s, &info, err) : FORS_ENOMEM;
+		r = *subs ? fors_assign_planes(fb, s, &pl, &info, err) :
+		    FORS_ENOMEM;
 	}
 	*secs = now() - t0;
+	fors_schedule_free(pl);
 	fors_schedule_free(s);
 	fors_fabric_free(fb);
 	return r;

@@ -99,6 +99,18 @@ static void why(struct fors_plugin *p, const struct fors_spawn_result *res)
 	    res->out ? res->out : "");
 }
 
+/* The lookup's own keys (method, split, absent) say nothing to the plugin. */
+static void drop_keys(struct fors_schedule *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nextra; i++) {
+		free(s->extra[i].key);
+		free(s->extra[i].value);
+	}
+	s->nextra = 0;
+}
+
 /* The lookup's schedule, if it is a valid routing of fb. */
 static struct fors_schedule *answer(struct fors_plugin *p,
 				    const struct fors_fabric *fb,
@@ -115,6 +127,7 @@ static struct fors_schedule *answer(struct fors_plugin *p,
 	if (!fors_schedule_read(in, "the lookup's answer", &s, &err) &&
 	    !fors_schedule_fits(fb, s, &err)) {
 		fclose(in);
+		drop_keys(s);
 		return s;
 	}
 	fclose(in);
@@ -125,7 +138,7 @@ static struct fors_schedule *answer(struct fors_plugin *p,
 }
 
 int fors_cache_planes(void *ctx, const struct fors_fabric *fb,
-		      struct fors_schedule **s)
+		      struct fors_schedule **out)
 {
 	struct fors_plugin *p = ctx;
 	const struct fors_spawn_limits lim = { p->cfg.ilp_timeout_ms,
@@ -156,7 +169,6 @@ int fors_cache_planes(void *ctx, const struct fors_fabric *fb,
 		return -1;
 	LOG(p, OSM_LOG_INFO, "routed from the ILP cache %s (lookup %u ms)\n",
 	    p->cfg.ilp_cache, res.elapsed_ms);
-	fors_schedule_free(*s);
-	*s = got;
+	*out = got;
 	return 0;
 }

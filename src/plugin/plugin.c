@@ -78,10 +78,9 @@ static void forget_foreign(struct fors_plugin *p)
 
 static int route(struct fors_plugin *p, struct fors_error *err)
 {
+	const struct fors_planes_source cache = { fors_cache_planes, p };
 	struct fors_route_opts o = { .lmc = p->osm->subn.opt.lmc,
-				     .planes = p->ilp_argv ? fors_cache_planes :
-					       NULL,
-				     .ctx = p };
+				     .planes = p->ilp_argv ? &cache : NULL };
 	const struct fors_topology *ref = NULL;
 	int e;
 

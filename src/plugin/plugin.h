@@ -39,9 +39,9 @@ struct fors_plugin {
 /* The ILP cache's lookup command line (src/plugin/cache.c). */
 char **fors_cache_argv(const char *cmd, const char *dir);
 
-/* The route hook: planes from the ILP cache, 0 when it routed. */
+/* The planes source of the ILP cache (routing/route.h): 0 when it routed. */
 int fors_cache_planes(void *ctx, const struct fors_fabric *fb,
-		      struct fors_schedule **s);
+		      struct fors_schedule **out);
 
 /* Configuration, reference, state and generation resolved; NULL: no memory. */
 struct fors_plugin *fors_plugin_new(osm_opensm_t *osm);

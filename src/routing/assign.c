@@ -480,38 +480,48 @@ static void cleanup(struct asg *a)
 	free(a->list);
 }
 
-static int run(struct asg *a, struct fors_error *err)
+/*
+ * The product is a copy of in: its transfers get their planes where they
+ * are, and the splitter rebuilds its phases at the end.
+ */
+static int run(struct asg *a, const struct fors_schedule *in,
+	       struct fors_schedule **out, struct fors_error *err)
 {
-	struct fors_schedule *s = a->s;
 	uint32_t p;
 	int r;
 
+	*out = NULL;
 	a->info->split = a->info->unproven = 0;
-	if (s->m0 != a->fb->m0 || s->m1 != a->fb->m1 || s->f != a->fb->f) {
+	if (in->m0 != a->fb->m0 || in->m1 != a->fb->m1 || in->f != a->fb->f) {
 		fors_error_set(err, "the schedule was not built for this fabric");
 		return FORS_EINVAL;
 	}
-	r = setup(a);
-	for (p = 0; !r && p < s->nphases; p++)
+	r = fors_schedule_copy(in, &a->s);
+	if (!r)
+		r = setup(a);
+	for (p = 0; !r && p < in->nphases; p++)
 		r = phase(a, p);
 	if (r) {
 		cleanup(a);
+		fors_schedule_free(a->s);
 		fors_error_set(err, "out of memory while assigning spines");
 		return r;
 	}
-	fors_split_finish(&a->out, s);
-	s->q = a->fb->q;
-	s->m = a->fb->m;
+	fors_split_finish(&a->out, a->s);
+	a->s->q = a->fb->q;
+	a->s->m = a->fb->m;
 	cleanup(a);
+	*out = a->s;
 	return 0;
 }
 
-int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
+int fors_assign_planes(const struct fors_fabric *fb,
+		       const struct fors_schedule *s, struct fors_schedule **out,
 		       struct fors_assign_info *info, struct fors_error *err)
 {
-	struct asg a = { .fb = fb, .s = s, .info = info };
+	struct asg a = { .fb = fb, .info = info };
 
-	return run(&a, err);
+	return run(&a, s, out, err);
 }
 
 void fors_offmap_free(struct fors_offmap *om)
@@ -533,11 +543,12 @@ int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
 	return -1;
 }
 
-int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
-		       uint32_t k, struct fors_offmap **om,
+int fors_assign_narrow(const struct fors_fabric *fb,
+		       const struct fors_schedule *s, uint32_t k,
+		       struct fors_schedule **out, struct fors_offmap **om,
 		       struct fors_assign_info *info, struct fors_error *err)
 {
-	struct asg a = { .fb = fb, .s = s, .info = info };
+	struct asg a = { .fb = fb, .info = info };
 	size_t n = (size_t)fb->m1 * fb->nhosts * k;
 	int r;
 
@@ -553,7 +564,7 @@ int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
 	a.om->k = k;
 	a.om->nhosts = fb->nhosts;
 	memset(a.om->plane, 0xff, sizeof(int16_t) * n);
-	r = run(&a, err);
+	r = run(&a, s, out, err);
 	if (r)
 		fors_offmap_free(a.om);
 	else

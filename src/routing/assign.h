@@ -39,12 +39,14 @@ int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
 		       int32_t p);
 
 /*
- * Give every inter-leaf transfer of s a plane alive at both its leaves, each
- * plane at most once per source leaf and once per destination leaf in a
- * phase. A phase without a solution is split; s grows by info->split
- * phases. s must have been built for fb (same m0, m1, f).
+ * The schedule s with every inter-leaf transfer on a plane alive at both
+ * its leaves, each plane at most once per source leaf and once per
+ * destination leaf in a phase, as a new schedule *out. A phase without a
+ * solution is split: *out has info->split phases more than s. s must have
+ * been built for fb (same m0, m1, f) and is left as it was.
  */
-int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
+int fors_assign_planes(const struct fors_fabric *fb,
+		       const struct fors_schedule *s, struct fors_schedule **out,
 		       struct fors_assign_info *info, struct fors_error *err);
 
 /*
@@ -52,8 +54,9 @@ int fors_assign_planes(const struct fors_fabric *fb, struct fors_schedule *s,
  * one host use at most k planes, listed in *om. A phase that cannot be
  * coloured within them is split as above.
  */
-int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
-		       uint32_t k, struct fors_offmap **om,
+int fors_assign_narrow(const struct fors_fabric *fb,
+		       const struct fors_schedule *s, uint32_t k,
+		       struct fors_schedule **out, struct fors_offmap **om,
 		       struct fors_assign_info *info, struct fors_error *err);
 
 #endif

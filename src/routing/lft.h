@@ -47,14 +47,7 @@ int fors_lfts_build(const struct fors_topology *live,
 		    const struct fors_offmap *om, struct fors_lfts **out,
 		    struct fors_error *err);
 
-/*
- * Fill the routed schedule: host lines, lmc, and the DLID of every transfer
- * (the offset whose plane is the one assigned).
- */
-int fors_lfts_annotate(const struct fors_lfts *t, const struct fors_topology *live,
-		       const struct fors_fabric *fb, const struct fors_offmap *om,
-		       struct fors_schedule *s, struct fors_error *err);
-
+/* Free t; NULL is ignored. */
 void fors_lfts_free(struct fors_lfts *t);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "routing/route.h"
+#include "routing/routed.h"
 
 void fors_route_free(struct fors_route *r)
 {
@@ -16,7 +17,9 @@ void fors_route_free(struct fors_route *r)
 	free(r);
 }
 
-static int schedule(struct fors_route *r, struct fors_error *err)
+/* The abstract schedule of fb's present hosts. */
+static int schedule(struct fors_route *r, struct fors_schedule **abs,
+		    struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
@@ -31,7 +34,7 @@ static int schedule(struct fors_route *r, struct fors_error *err)
 	for (i = 0; i < fb->m0 * fb->m1; i++)
 		present[i] = fb->host_at[i] >= 0;
 	sp.present = present;
-	e = fors_schedule_build(&r->s, &sp, &r->intra, err);
+	e = fors_schedule_build(abs, &sp, &r->intra, err);
 	free(present);
 	return e;
 }
@@ -41,7 +44,9 @@ static int schedule(struct fors_route *r, struct fors_error *err)
  * with the phases (doc/narrow-lmc.md). A spine's table sends a LID down one
  * cable whatever leaf it came from, so parallel cables are not supported.
  */
-static int narrow(struct fors_route *r, uint32_t lmc, struct fors_error *err)
+static int narrow(struct fors_route *r, const struct fors_schedule *abs,
+		  uint32_t lmc, struct fors_schedule **planes,
+		  struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 
@@ -50,40 +55,45 @@ static int narrow(struct fors_route *r, uint32_t lmc, struct fors_error *err)
 			       lmc, fb->q, fb->nspines);
 		return FORS_EINVAL;
 	}
-	return fors_assign_narrow(fb, r->s, 1u << lmc, &r->om, &r->assign, err);
+	return fors_assign_narrow(fb, abs, 1u << lmc, planes, &r->om,
+				  &r->assign, err);
 }
 
-/* The hook's schedule, or the native assignment. */
+/* The planes of every transfer: the source's, or the native assignment. */
 static int planes(struct fors_route *r, const struct fors_route_opts *o,
+		  const struct fors_schedule *abs, struct fors_schedule **out,
 		  struct fors_error *err)
 {
-	uint32_t n = r->s->nphases;
-	size_t i;
+	const struct fors_planes_source *src = o->planes;
 
 	if (o->lmc < 8 && (1u << o->lmc) < r->fb->q)
-		return narrow(r, o->lmc, err);
-	if (!o->planes || r->fb->m <= r->fb->f || o->planes(o->ctx, r->fb, &r->s))
-		return fors_assign_planes(r->fb, r->s, &r->assign, err);
+		return narrow(r, abs, o->lmc, out, err);
+	if (!src || r->fb->m <= r->fb->f || src->route(src->ctx, r->fb, out))
+		return fors_assign_planes(r->fb, abs, out, &r->assign, err);
 	r->assign.method = FORS_METHOD_ILP;
-	r->assign.split = r->s->nphases - n;
+	r->assign.split = (*out)->nphases - abs->nphases;
 	r->assign.unproven = 0;
-	for (i = 0; i < r->s->nextra; i++) {
-		free(r->s->extra[i].key);
-		free(r->s->extra[i].value);
-	}
-	r->s->nextra = 0;
 	return 0;
 }
 
-/* `method`, and `split` when phases had to be added. */
-static int keys(struct fors_route *r)
+/* Each stage's product feeds the next, which owns what it returns. */
+static int stages(struct fors_route *r, const struct fors_topology *live,
+		  const struct fors_route_opts *o, struct fors_error *err)
 {
-	char n[16];
+	struct fors_schedule *abs = NULL, *pl = NULL;
+	int e = schedule(r, &abs, err);
 
-	if (fors_schedule_add_key(r->s, "method", fors_method_name(r->assign.method)))
-		return FORS_ENOMEM;
-	snprintf(n, sizeof(n), "%u", r->assign.split);
-	return r->assign.split ? fors_schedule_add_key(r->s, "split", n) : 0;
+	if (!e)
+		e = planes(r, o, abs, &pl, err);
+	fors_schedule_free(abs);
+	if (!e)
+		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
+				    r->om, &r->lfts, err);
+	if (!e)
+		e = fors_routed_schedule(r->lfts, live, r->fb, r->om, pl,
+					 &r->assign, &r->s, err);
+	fors_schedule_free(pl);
+	return e;
 }
 
 int fors_route_compute(const struct fors_topology *live,
@@ -102,18 +112,7 @@ int fors_route_compute(const struct fors_topology *live,
 	r->live = live;
 	e = fors_fabric_analyse(live, ref, &r->fb, err);
 	if (!e)
-		e = schedule(r, err);
-	if (!e)
-		e = planes(r, o, err);
-	if (!e)
-		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
-				    r->om, &r->lfts, err);
-	if (!e)
-		e = fors_lfts_annotate(r->lfts, live, r->fb, r->om, r->s, err);
-	if (!e && keys(r)) {
-		fors_error_set(err, "out of memory");
-		e = FORS_ENOMEM;
-	}
+		e = stages(r, live, o, err);
 	if (e) {
 		fors_route_free(r);
 		return e;

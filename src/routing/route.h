@@ -12,31 +12,46 @@
 struct fors_route {
 	const struct fors_topology *live;	/* what it was computed on */
 	struct fors_fabric *fb;
-	struct fors_schedule *s;	/* routed: hosts, planes, DLIDs */
+	struct fors_schedule *s;	/* routed: hosts, planes, DLIDs, keys */
 	struct fors_lfts *lfts;
 	struct fors_offmap *om;		/* NULL unless 2^lmc < planes */
 	struct fors_intra_info intra;
 	struct fors_assign_info assign;
 };
 
-struct fors_route_opts {
-	uint32_t lmc;
-	int renumber_lids;	/* ignore the topology's LIDs */
+/*
+ * Planes from elsewhere for a complex scenario (m > f): the plugin's ILP
+ * cache, which the pipeline reaches only through this interface.
+ */
+struct fors_planes_source {
 	/*
-	 * Planes from elsewhere for a complex scenario (m > f), the plugin's
-	 * ILP cache: 0 when it replaced *s by a routed schedule that
-	 * fors_schedule_fits fb; anything else routes natively.
+	 * 0 with *out a new schedule of fb's present hosts, with planes and
+	 * without host lines or keys, that fors_schedule_fits fb; the
+	 * pipeline frees it. Anything else: the native assignment routes.
 	 */
-	int (*planes)(void *ctx, const struct fors_fabric *fb,
-		      struct fors_schedule **s);
+	int (*route)(void *ctx, const struct fors_fabric *fb,
+		     struct fors_schedule **out);
 	void *ctx;
 };
 
+struct fors_route_opts {
+	uint32_t lmc;
+	int renumber_lids;	/* ignore the topology's LIDs */
+	const struct fors_planes_source *planes;	/* NULL: native only */
+};
+
+/*
+ * Route live (the expected fabric is ref, or inferred when NULL): the
+ * analysis, the schedule, the planes, the LFTs and the routed schedule,
+ * each stage's product the next one's input. FORS_EINVAL with what was
+ * found when the fabric cannot be routed.
+ */
 int fors_route_compute(const struct fors_topology *live,
 		       const struct fors_topology *ref,
 		       const struct fors_route_opts *o, struct fors_route **out,
 		       struct fors_error *err);
 
+/* Free r and every product it holds; NULL is ignored. */
 void fors_route_free(struct fors_route *r);
 
 #endif

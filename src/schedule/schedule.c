@@ -54,6 +54,53 @@ void fors_schedule_free(struct fors_schedule *s)
 	free(s);
 }
 
+static int copy_hosts(struct fors_schedule *o, const struct fors_schedule *s)
+{
+	size_t i;
+
+	o->hosts = calloc(s->nhosts + 1, sizeof(*o->hosts));
+	if (!o->hosts)
+		return FORS_ENOMEM;
+	for (i = 0; i < s->nhosts; i++) {
+		o->hosts[i] = s->hosts[i];
+		o->hosts[i].desc = NULL;
+		o->nhosts = i + 1;
+		if (s->hosts[i].desc &&
+		    !(o->hosts[i].desc = strdup(s->hosts[i].desc)))
+			return FORS_ENOMEM;
+	}
+	return 0;
+}
+
+int fors_schedule_copy(const struct fors_schedule *s,
+		       struct fors_schedule **out)
+{
+	struct fors_schedule *o = calloc(1, sizeof(*o));
+	size_t i;
+	int r;
+
+	*out = NULL;
+	if (!o)
+		return FORS_ENOMEM;
+	*o = *s;
+	o->hosts = NULL;
+	o->nhosts = o->nextra = 0;
+	o->extra = NULL;
+	o->start = malloc(sizeof(size_t) * (s->nphases + 1));
+	o->xfers = malloc(sizeof(struct fors_xfer) * (s->nxfers + 1));
+	r = o->start && o->xfers ? copy_hosts(o, s) : FORS_ENOMEM;
+	for (i = 0; !r && i < s->nextra; i++)
+		r = fors_schedule_add_key(o, s->extra[i].key, s->extra[i].value);
+	if (r) {
+		fors_schedule_free(o);
+		return r;
+	}
+	memcpy(o->start, s->start, sizeof(size_t) * (s->nphases + 1));
+	memcpy(o->xfers, s->xfers, sizeof(struct fors_xfer) * s->nxfers);
+	*out = o;
+	return 0;
+}
+
 int fors_schedule_add_key(struct fors_schedule *s, const char *key,
 			  const char *value)
 {

@@ -77,7 +77,12 @@ int fors_schedule_build(struct fors_schedule **out,
 			const struct fors_sched_params *sp,
 			struct fors_intra_info *info, struct fors_error *err);
 
+/* Free s and everything it owns; NULL is ignored. */
 void fors_schedule_free(struct fors_schedule *s);
+
+/* A copy of s that owns all it holds: 0, or FORS_ENOMEM (*out NULL). */
+int fors_schedule_copy(const struct fors_schedule *s,
+		       struct fors_schedule **out);
 
 /* Append a key/value pair to the fabric line (e.g. "method", "alg2"). */
 int fors_schedule_add_key(struct fors_schedule *s, const char *key,

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_ROUTED_H
+#define FORS_ROUTED_H
+
+#include "fabric/fabric.h"
+#include "fabric/topology.h"
+#include "routing/assign.h"
+#include "routing/lft.h"
+#include "schedule/schedule.h"
+
+/*
+ * The routed schedule as the schedule file states it, a new schedule *out:
+ * the abstract phases of planes (no host lines) with the host lines of fb,
+ * the LMC of t, every transfer's DLID (the offset of t, or of om, whose
+ * plane is the one assigned) and the keys method and split of info.
+ * FORS_EINVAL when a plane has no offset to its destination.
+ */
+int fors_routed_schedule(const struct fors_lfts *t,
+			 const struct fors_topology *live,
+			 const struct fors_fabric *fb,
+			 const struct fors_offmap *om,
+			 const struct fors_schedule *planes,
+			 const struct fors_assign_info *info,
+			 struct fors_schedule **out, struct fors_error *err);
+
+#endif
