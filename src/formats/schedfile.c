@@ -60,6 +60,12 @@ static void put_desc(FILE *out, const char *d)
 
 int fors_schedule_write(FILE *out, const struct fors_schedule *s)
 {
+	return fors_schedule_write_keys(out, s, NULL, 0);
+}
+
+int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
+			     const struct fors_kv *more, size_t nmore)
+{
 	uint32_t p;
 	size_t i;
 
@@ -70,6 +76,8 @@ int fors_schedule_write(FILE *out, const struct fors_schedule *s)
 	fprintf(out, " phases %u", s->nphases);
 	for (i = 0; i < s->nextra; i++)
 		fprintf(out, " %s %s", s->extra[i].key, s->extra[i].value);
+	for (i = 0; i < nmore; i++)
+		fprintf(out, " %s %s", more[i].key, more[i].value);
 	fputc('\n', out);
 	for (i = 0; i < s->nhosts; i++) {
 		const struct fors_host *h = &s->hosts[i];
@@ -88,15 +96,33 @@ int fors_schedule_write(FILE *out, const struct fors_schedule *s)
 	return ferror(out) ? FORS_EIO : FORS_OK;
 }
 
-static int write_cb(FILE *out, const void *s)
+struct sched_out {
+	const struct fors_schedule *s;
+	const struct fors_kv *more;
+	size_t nmore;
+};
+
+static int write_cb(FILE *out, const void *arg)
 {
-	return fors_schedule_write(out, s);
+	const struct sched_out *o = arg;
+
+	return fors_schedule_write_keys(out, o->s, o->more, o->nmore);
 }
 
 int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
 			     struct fors_error *err)
 {
-	return fors_write_atomic(path, write_cb, s, err);
+	return fors_schedule_write_file_keys(path, s, NULL, 0, err);
+}
+
+int fors_schedule_write_file_keys(const char *path,
+				  const struct fors_schedule *s,
+				  const struct fors_kv *more, size_t nmore,
+				  struct fors_error *err)
+{
+	const struct sched_out o = { s, more, nmore };
+
+	return fors_write_atomic(path, write_cb, &o, err);
 }
 
 /* FNV-1a, 64 bits. */

@@ -10,6 +10,13 @@
 int fors_schedule_write(FILE *out, const struct fors_schedule *s);
 
 /*
+ * The same with nmore keys of the fabric line after s's own, for a writer
+ * that adds what is not the schedule's (the plugin's generation).
+ */
+int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
+			     const struct fors_kv *more, size_t nmore);
+
+/*
  * A digest of everything the file says but the fabric-line key skip (NULL:
  * none): a schedule read back from its file has the digest it was written
  * with, so a writer can tell whether anything changed.
@@ -19,6 +26,12 @@ uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip);
 /* Write to path atomically: a temporary file beside it, then rename. */
 int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
 			     struct fors_error *err);
+
+/* The same with more keys, as fors_schedule_write_keys. */
+int fors_schedule_write_file_keys(const char *path,
+				  const struct fors_schedule *s,
+				  const struct fors_kv *more, size_t nmore,
+				  struct fors_error *err);
 
 /*
  * Read a schedule file. name is used in messages ("name:line: ..."). On a

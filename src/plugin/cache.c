@@ -18,7 +18,8 @@
 #include "sys/spawn.h"
 #include "sys/trust.h"
 #include "verify/verify.h"
-#include "plugin/plugin.h"
+#include "plugin/cache.h"
+#include "plugin/setup.h"
 #include "formats/scenfile.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
@@ -26,10 +27,6 @@
 /* The routing of a complex scenario may run to megabytes; no more. */
 #define LOOKUP_OUTPUT_MAX (64u << 20)
 
-/*
- * "PROGRAM ARG ..." split at blanks, then --cache DIR; NULL: no memory.
- * argv[0] owns the words: free it, then argv.
- */
 char **fors_cache_argv(const char *cmd, const char *dir)
 {
 	size_t n = 4, i = 0;

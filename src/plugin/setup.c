@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the plugin knows across sweeps: its configuration, the reference or
- * remembered healthy fabric, and the schedule generation to continue from.
+ * The plugin's start: its configuration, where OpenSM's options put its
+ * files, the ILP cache's command, the timer, and the sweeps' state.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +11,8 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
 
-#include "fabric/holddown.h"
-#include "formats/schedfile.h"
-#include "plugin/plugin.h"
-#include "formats/ibnetdiscover.h"
-#include "formats/statefile.h"
+#include "plugin/cache.h"
+#include "plugin/setup.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 
@@ -26,6 +22,14 @@ static void note(void *ctx, int error, const char *msg)
 
 	LOG(p, error ? OSM_LOG_ERROR : OSM_LOG_INFO, "%s%s\n",
 	    error ? "" : "warning: ", msg);
+}
+
+/* The sweeps' log lines: their errors, and their reports as information. */
+static void say(void *ctx, int error, const char *msg)
+{
+	struct fors_plugin *p = ctx;
+
+	LOG(p, error ? OSM_LOG_ERROR : OSM_LOG_INFO, "%s\n", msg);
 }
 
 /*
@@ -92,63 +96,27 @@ static char *in_dump_dir(struct fors_plugin *p, const char *name)
 	return s;
 }
 
-static int resolve_paths(struct fors_plugin *p)
+/* The sweeps' state, with the files where the configuration puts them. */
+static int open_state(struct fors_plugin *p)
 {
-	if (p->cfg.schedule_file)
-		p->schedule_path = strdup(p->cfg.schedule_file);
-	else
-		p->schedule_path = in_dump_dir(p, "opensm-fors-schedule.dump");
-	p->rejected_path = in_dump_dir(p, "fors-rejected-topology.txt");
-	return p->schedule_path && p->rejected_path ? 0 : FORS_ENOMEM;
-}
+	struct fors_sweep_config c = {
+		.state_path = p->cfg.state_file,
+		.reference_path = p->cfg.reference_topology,
+		.holddown_s = p->cfg.link_holddown_s,
+		.verify = p->cfg.verify,
+	};
+	char *sched = p->cfg.schedule_file ? strdup(p->cfg.schedule_file) :
+		      in_dump_dir(p, "opensm-fors-schedule.dump");
+	char *rejected = in_dump_dir(p, "fors-rejected-topology.txt");
+	int e = FORS_ENOMEM;
 
-static void load_topology(struct fors_plugin *p, const char *key,
-			  const char *path, struct fors_topology **t)
-{
-	struct fors_error err = { "" };
-
-	if (fors_topology_read_file(path, t, &err)) {
-		LOG(p, OSM_LOG_ERROR, "%s not used: %s\n", key, err.msg);
-		*t = NULL;
-	}
-}
-
-/*
- * Generations keep growing across restarts: continue the existing file's,
- * and keep it when the first routing gives the same schedule again.
- */
-static void load_generation(struct fors_plugin *p)
-{
-	struct fors_schedule *s;
-	struct fors_error err;
-	size_t i;
-
-	if (access(p->schedule_path, F_OK) ||
-	    fors_schedule_read_file(p->schedule_path, &s, &err))
-		return;
-	for (i = 0; i < s->nextra; i++)
-		if (!strcmp(s->extra[i].key, "generation"))
-			p->generation = strtoull(s->extra[i].value, NULL, 10);
-	p->digest = fors_schedule_digest(s, "generation");
-	p->have_digest = 1;
-	fors_schedule_free(s);
-}
-
-/* The cables' history and the remembered fabric; a bad file is dropped. */
-static void load_state(struct fors_plugin *p)
-{
-	struct fors_error err = { "" };
-	struct fors_cables *cs;
-
-	if (!p->cfg.state_file || access(p->cfg.state_file, F_OK))
-		return;
-	if (fors_state_read_file(p->cfg.state_file, &cs, &p->seen, &err)) {
-		LOG(p, OSM_LOG_ERROR, "state_file not used, starting without it: %s\n",
-		    err.msg);
-		return;
-	}
-	fors_cables_free(p->cables);
-	p->cables = cs;
+	c.schedule_path = sched;
+	c.rejected_path = rejected;
+	if (sched && rejected)
+		e = fors_sweep_state_open(&c, say, p, &p->st);
+	free(sched);
+	free(rejected);
+	return e;
 }
 
 static void wake_up(void *ctx)
@@ -185,18 +153,11 @@ struct fors_plugin *fors_plugin_new(osm_opensm_t *osm)
 	p->osm = osm;
 	fors_config_defaults(&p->cfg);
 	cl_timer_construct(&p->timer);
-	p->cables = fors_cables_new();
-	if (!p->cables || load_config(p) || resolve_paths(p) ||
-	    setup_cache(p)) {
+	if (load_config(p) || setup_cache(p) || open_state(p)) {
 		LOG(p, OSM_LOG_ERROR, "out of memory\n");
 		fors_plugin_free(p);
 		return NULL;
 	}
-	if (p->cfg.reference_topology)
-		load_topology(p, "reference_topology", p->cfg.reference_topology,
-			      &p->ref);
-	load_state(p);
-	load_generation(p);
 	if (cl_timer_init(&p->timer, wake_up, p) != CL_SUCCESS)
 		LOG(p, OSM_LOG_ERROR, "no timer: held cables come back at the next heavy sweep\n");
 	else
@@ -210,14 +171,10 @@ void fors_plugin_free(struct fors_plugin *p)
 		return;
 	if (p->timer_ready)
 		cl_timer_destroy(&p->timer);
-	fors_cables_free(p->cables);
+	fors_sweep_state_free(p->st);
 	fors_config_free(&p->cfg);
 	if (p->ilp_argv)
 		free(p->ilp_argv[0]);
 	free(p->ilp_argv);
-	free(p->schedule_path);
-	free(p->rejected_path);
-	fors_topology_free(p->ref);
-	fors_topology_free(p->seen);
 	free(p);
 }

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The heavy-sweep policy. A flapping cable is held out of the data paths
+ * (fabric/holddown.c); the expected fabric is the reference, or the union
+ * of every fabric seen, so a cable that vanished counts as failed; a
+ * fabric that only its held cables make unroutable gets them back at once;
+ * and applications see a new generation only when the schedule changed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "formats/ibnetdiscover.h"
+#include "formats/schedfile.h"
+#include "formats/statefile.h"
+#include "sweep/sweep.h"
+#include "sys/clock.h"
+#include "verify/check.h"
+
+void fors_sweep_free(struct fors_sweep *sw)
+{
+	if (!sw)
+		return;
+	fors_route_free(sw->route);
+	fors_topology_free(sw->live);
+	fors_topology_free(sw->next_seen);
+	free(sw);
+}
+
+/* A remembered fabric with no switch of this one is another fabric's. */
+static void forget_foreign(struct fors_sweep_state *st,
+			   const struct fors_topology *live)
+{
+	if (!st->seen || fors_topology_common_switches(live, st->seen))
+		return;
+	fors_sweep_say(st, 1, "the remembered fabric (state_file) shares no switch with this subnet: forgotten");
+	fors_topology_free(st->seen);
+	st->seen = NULL;
+	fors_cables_free(st->cables);
+	st->cables = fors_cables_new();
+}
+
+/* The expected fabric: the configured reference, or all seen so far. */
+static int expected(const struct fors_sweep_state *st, struct fors_sweep *sw,
+		    const struct fors_topology **ref, struct fors_error *err)
+{
+	int e = 0;
+
+	*ref = st->ref;
+	if (st->ref)
+		return 0;
+	if (st->seen)
+		e = fors_topology_merge(&sw->next_seen, st->seen, err);
+	if (!e)
+		e = fors_topology_merge(&sw->next_seen, sw->live, err);
+	*ref = sw->next_seen;
+	return e;
+}
+
+static int route(struct fors_sweep_state *st, struct fors_sweep *sw,
+		 int64_t now, const struct fors_route_opts *o,
+		 struct fors_error *err)
+{
+	const struct fors_topology *ref = NULL;
+	int e;
+
+	forget_foreign(st, sw->live);
+	if (!st->cables) {
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	e = fors_cables_update(st->cables, st->ref ? st->ref : st->seen,
+			       sw->live, now, st->cfg.holddown_s, &st->wake, err);
+	if (!e)
+		e = expected(st, sw, &ref, err);
+	if (!e)
+		e = fors_route_compute(sw->live, ref, o, &sw->route, err);
+	if (e == FORS_EINVAL && ref &&
+	    fors_cables_release(st->cables, sw->live)) {
+		fors_sweep_say(st, 1, "%s: held cables put back into use early",
+			       err->msg);
+		st->wake = 0;
+		e = fors_route_compute(sw->live, ref, o, &sw->route, err);
+	}
+	return e;
+}
+
+/* What the sweep saw, for the admin to compare with ibnetdiscover. */
+static void keep_rejected(const struct fors_sweep_state *st,
+			  const struct fors_topology *live)
+{
+	struct fors_error err = { "" };
+	const char *path = st->cfg.rejected_path;
+
+	if (!path)
+		return;
+	if (fors_topology_write_file(path, live, &err))
+		fors_sweep_say(st, 1, "%s", err.msg);
+	else
+		fors_sweep_say(st, 1, "the subnet as fors saw it is in %s", path);
+}
+
+int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
+		     int64_t now, const struct fors_route_opts *o,
+		     struct fors_sweep **out, struct fors_error *err)
+{
+	struct fors_sweep *sw = calloc(1, sizeof(*sw));
+	int e;
+
+	*out = NULL;
+	if (!sw) {
+		fors_topology_free(live);
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	sw->live = live;
+	e = route(st, sw, now, o, err);
+	if (e) {
+		fors_sweep_say(st, 1, "cannot route this fabric: %s", err->msg);
+		keep_rejected(st, live);
+		fors_sweep_free(sw);
+		return e;
+	}
+	*out = sw;
+	return 0;
+}
+
+/* The tables as read back, followed against the schedule and checked. */
+static int verify(const struct fors_sweep_state *st,
+		  const struct fors_sweep *sw, fors_sweep_read_back read_back,
+		  void *ctx, struct fors_error *err)
+{
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	char what[256];
+	uint32_t i;
+	int e;
+
+	e = read_back(ctx, sw, &d, err);
+	if (e)
+		return e;
+	e = fors_check_routes(sw->live, d, sw->route->s, &rep, err);
+	fors_lft_dump_free(d);
+	if (e != FORS_EVERIFY)
+		return e;
+	for (i = 0; i < rep.nkept; i++)
+		fors_sweep_say(st, 1, "verification: %s", rep.kept[i]);
+	if (rep.loop)
+		fors_sweep_say(st, 1, "verification: credit loop %s", rep.cycle);
+	fors_check_failures(&rep, what, sizeof(what));
+	fors_error_set(err, "the tables break the schedule's guarantees: %s",
+		       what);
+	return e;
+}
+
+/* What the next sweeps need of this one: its fabric and its tables. */
+static void remember(struct fors_sweep_state *st, struct fors_sweep *sw,
+		     int64_t now)
+{
+	struct fors_error err = { "" };
+
+	if (sw->next_seen) {
+		fors_topology_free(st->seen);
+		st->seen = sw->next_seen;
+		sw->next_seen = NULL;
+	}
+	fors_lfts_free(st->installed);
+	fors_topology_free(st->installed_on);
+	st->installed = sw->route->lfts;
+	st->installed_on = sw->live;
+	sw->route->lfts = NULL;
+	sw->live = NULL;
+	st->cables->written = now;
+	if (st->cfg.state_path &&
+	    fors_state_write_file(st->cfg.state_path, st->cables, st->seen,
+				  &err))
+		fors_sweep_say(st, 1, "state file not written: %s", err.msg);
+}
+
+/* A new generation only when the schedule changed: applications re-read it. */
+static void publish(struct fors_sweep_state *st, const struct fors_sweep *sw)
+{
+	const char *path = st->cfg.schedule_path;
+	uint64_t d = fors_schedule_digest(sw->route->s, NULL);
+	struct fors_error err = { "" };
+	char g[24];
+	const struct fors_kv gen = { "generation", g };
+
+	if (st->have_digest && d == st->digest && !access(path, F_OK))
+		return;
+	snprintf(g, sizeof(g), "%" PRIu64, st->generation + 1);
+	if (fors_schedule_write_file_keys(path, sw->route->s, &gen, 1, &err)) {
+		fors_sweep_say(st, 1, "schedule file not written: %s", err.msg);
+		return;
+	}
+	st->generation++;
+	st->digest = d;
+	st->have_digest = 1;
+}
+
+/* The whole routing, and where it went. */
+static void summary(const struct fors_sweep_state *st,
+		    const struct fors_sweep *sw, const struct fors_route *r)
+{
+	const double *t = sw->ms;
+	uint32_t down, held;
+
+	fors_cables_count(st->cables, &down, &held);
+	fors_sweep_say(st, 0,
+		       "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), method %s, mFtree %u/%u shared, cables %u down %u held, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, install %.1f, verify %.1f, files %.1f ms)",
+		       r->fb->m0, r->fb->m1, st->installed->lmc, r->fb->f,
+		       r->fb->m, r->s->nphases, r->assign.split,
+		       fors_method_name(r->assign.method),
+		       st->installed->mf_shared, st->installed->mf_pairs, down,
+		       held, t[0] + t[1] + t[2] + t[3] + t[4], st->generation,
+		       t[0], t[1], t[2], t[3], t[4]);
+}
+
+int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,
+		      fors_sweep_read_back read_back, void *ctx, int64_t now,
+		      struct fors_error *err)
+{
+	double t = fors_clock_ms();
+	int e = 0;
+
+	if (st->cfg.verify)
+		e = verify(st, sw, read_back, ctx, err);
+	if (e)
+		return e;
+	sw->ms[FORS_SPAN_VERIFY] = fors_clock_ms() - t;
+	t = fors_clock_ms();
+	remember(st, sw, now);
+	publish(st, sw);
+	sw->ms[FORS_SPAN_FILES] = fors_clock_ms() - t;
+	summary(st, sw, sw->route);
+	return 0;
+}
