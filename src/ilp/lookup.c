@@ -8,8 +8,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "sys/clock.h"
 #include "ilp/ilp.h"
 #include "verify/verify.h"
 #include "ilp/model.h"
@@ -29,14 +29,6 @@ struct rt {
 	struct fors_error *err;
 };
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* The store refuses what it may not trust, or finds corrupt. */
 static int store_status(int r)
 {
@@ -53,7 +45,7 @@ static int solve(struct rt *t, const struct ilp_phase *ph,
 	struct ilp_model md;
 	enum ilp_verdict v;
 	uint8_t *x;
-	double t0 = now();
+	double t0 = fors_clock_ms();
 	int r = ilp_model_build(&md, ph);
 
 	if (r) {
@@ -63,7 +55,7 @@ static int solve(struct rt *t, const struct ilp_phase *ph,
 	x = calloc(md.nvars + 1, 1);
 	r = x ? ilp_solve(t->sv, t->o->program, md.lp, md.nvars, x, &v, &lim,
 			  t->err) : FORS_ENOMEM;
-	e->seconds = now() - t0;
+	e->seconds = (fors_clock_ms() - t0) / 1000;
 	t->st->solver_s += e->seconds;
 	if (e->seconds > t->st->max_s)
 		t->st->max_s = e->seconds;

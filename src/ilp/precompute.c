@@ -9,10 +9,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "routing/assign.h"
+#include "sys/clock.h"
+#include "sys/threads.h"
 #include "ilp/ilp.h"
 #include "fabric/topology.h"
 #include "ilp/key.h"
@@ -181,18 +181,10 @@ struct pc {
 	uint32_t kcached;	/* plan: of the keys, those in the cache */
 	double kcached_s;	/* plan: their recorded solver time */
 	FILE *out;
-	double t0;
+	double t0_ms;		/* fors_clock_ms() when the workers started */
 	int failed;		/* an error that stops every worker */
 	struct fors_error err;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* The native solver's sub-phases per phase, and its time. */
 static int native(const struct fors_scenario *sc, uint32_t **subs,
@@ -201,7 +193,7 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 	struct fors_assign_info info = { 0 };
 	struct fors_schedule *s = NULL;
 	struct fors_fabric *fb = NULL;
-	double t0 = now();
+	double t0 = fors_clock_ms();
 	int r = ilp_scenario_schedule(sc, &fb, &s, err);
 
 	*subs = NULL;
@@ -210,7 +202,7 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 		info.subs = *subs = calloc(s->nphases + 1, sizeof(uint32_t));
 		r = *subs ? fors_assign_planes(fb, s, &info, err) : FORS_ENOMEM;
 	}
-	*secs = now() - t0;
+	*secs = (fors_clock_ms() - t0) / 1000;
 	fors_schedule_free(s);
 	fors_fabric_free(fb);
 	return r;
@@ -376,7 +368,7 @@ static const char *done_word(const struct pc *pc)
 static void progress(struct pc *pc)
 {
 	size_t n = pc->t.done + pc->t.skipped + pc->t.failed, w = 30, i;
-	double el = now() - pc->t0;
+	double el = (fors_clock_ms() - pc->t0_ms) / 1000;
 	double eta = pc->t.done ? el / pc->t.done * (double)(pc->njobs - n) : 0;
 
 	if (!pc->cfg->progress) {
@@ -489,18 +481,8 @@ static int select_jobs(struct pc *pc, const struct classes *cs,
 
 static int run_jobs(struct pc *pc)
 {
-	uint32_t n = pc->cfg->jobs ? pc->cfg->jobs : 1, i, started = 0;
-	pthread_t th[64];
-
-	if (n > 64)
-		n = 64;
-	pc->t0 = now();
-	for (i = 0; i < n; i++)
-		if (!pthread_create(&th[i], NULL, worker, pc))
-			started++;
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	if (!started) {
+	pc->t0_ms = fors_clock_ms();
+	if (!fors_threads_run(pc->cfg->jobs ? pc->cfg->jobs : 1, worker, pc)) {
 		fors_error_set(&pc->err, "cannot start a worker thread");
 		pc->failed = 1;
 	}
