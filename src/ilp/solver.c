@@ -11,7 +11,6 @@
  *   highs   highs --model_file MODEL --time_limit S --solution_file SOL
  *   gurobi  gurobi_cl TimeLimit=S ResultFile=SOL LogFile=LOG MODEL
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,10 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/slurp.h"
 #include "sys/spawn.h"
+#include "sys/tmpdir.h"
 #include "ilp/solver.h"
 
 /* Writing the solution and exiting after the solver's own time limit. */
@@ -666,47 +666,17 @@ static void set_limits(struct job *j, const struct ops *o, uint32_t ms)
 	j->kill_ms = kill > UINT32_MAX ? UINT32_MAX : (uint32_t)kill;
 }
 
-/* A private directory (mkdtemp: mode 0700) under $TMPDIR or /tmp. */
+/* The run's private directory (mode 0700) and the names of its files. */
 static int make_dir(struct job *j, struct fors_error *err)
 {
-	const char *t = getenv("TMPDIR");
-	int len;
+	int r = fors_tmpdir_make("fors-ilp", j->dir, sizeof(j->dir), err);
 
-	if (!t || t[0] != '/')
-		t = "/tmp";
-	len = snprintf(j->dir, sizeof(j->dir), "%s/fors-ilp-XXXXXX", t);
-	if (len < 0 || (size_t)len >= sizeof(j->dir)) {
-		j->dir[0] = '\0';
-		fors_error_set(err, "TMPDIR is too long");
-		return FORS_EIO;
-	}
-	if (!mkdtemp(j->dir)) {
-		fors_error_set(err, "cannot create a directory in %s: %s", t,
-			       strerror(errno));
-		j->dir[0] = '\0';
-		return FORS_EIO;
-	}
+	if (r)
+		return r;
 	snprintf(j->model, sizeof(j->model), "%s/model.lp", j->dir);
 	snprintf(j->sol, sizeof(j->sol), "%s/solution.sol", j->dir);
 	snprintf(j->log, sizeof(j->log), "%s/solver.log", j->dir);
 	return 0;
-}
-
-/*
- * Whatever the solver left there goes. A failure leaves a private (0700)
- * directory behind and does not change the verdict.
- */
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
-	rmdir(dir);
 }
 
 static int write_model(const struct job *j, const char *lp,
@@ -732,73 +702,30 @@ static int write_model(const struct job *j, const char *lp,
 	return FORS_EIO;
 }
 
-static int read_all(int fd, char *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len) {
-		n = read(fd, buf + got, len - got);
-		if (n > 0)
-			got += (size_t)n;
-		else if (n == 0 || errno != EINTR)
-			break;
-	}
-	buf[got] = '\0';
-	return got == len ? 0 : -1;
-}
-
-/* The open solution file whole, or why not. */
-static int slurp(int fd, size_t max, char **text, const char **why)
-{
-	struct stat st;
-
-	*why = "out of memory";
-	if (fstat(fd, &st)) {
-		*why = strerror(errno);
-		return FORS_EIO;
-	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
-		*why = "not a file within the output limit";
-		return FORS_EIO;
-	}
-	*text = malloc((size_t)st.st_size + 1);
-	if (!*text)
-		return FORS_ENOMEM;
-	if (read_all(fd, *text, (size_t)st.st_size)) {
-		*why = "shorter than its size";
-		return FORS_EIO;
-	}
-	if (strlen(*text) != (size_t)st.st_size) {
-		*why = "a NUL byte in it";
-		return FORS_EFORMAT;
-	}
-	return 0;
-}
-
-/* The solution file, NULL if there is none. */
+/*
+ * The solution file, NULL if there is none. A file that cannot be read,
+ * is not a regular file or passes the output limit fails the run as a bad
+ * exit status would (FORS_EIO); FORS_EFORMAT is for text not understood.
+ */
 static int read_sol(const struct job *j, size_t max, char **text,
 		    struct fors_error *err)
 {
-	int fd = open(j->sol, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), r;
-	const char *why = NULL;
+	struct fors_slurp f;
+	int r = fors_slurp_file(j->sol, max, &f, err);
 
 	*text = NULL;
-	if (fd < 0 && errno == ENOENT)
+	if (r == FORS_ENOENT)
 		return 0;
-	if (fd < 0) {
-		why = strerror(errno);
-		r = FORS_EIO;
-	} else {
-		r = slurp(fd, max, text, &why);
-		close(fd);
+	if (r)
+		return r == FORS_ENOMEM ? r : FORS_EIO;
+	/* the parsers read C strings: a NUL would hide what follows it */
+	if (strlen(f.text) != f.len) {
+		fors_error_set(err, "%s: a NUL byte in it", j->sol);
+		free(f.text);
+		return FORS_EFORMAT;
 	}
-	if (!r)
-		return 0;
-	fors_error_set(err, "%s: %s", j->sol, why);
-	free(*text);
-	*text = NULL;
-	return r;
+	*text = f.text;
+	return 0;
 }
 
 /*
@@ -891,7 +818,7 @@ int ilp_solve(const struct ilp_solver *sv, const char *program,
 		free(res.out);
 	}
 	if (j->dir[0])
-		remove_dir(j->dir);
+		fors_tmpdir_remove(j->dir);
 	free(j);
 	return r;
 }
