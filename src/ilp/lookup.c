@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "sys/clock.h"
-#include "ilp/ilp.h"
+#include "ilp/lookup.h"
 #include "verify/verify.h"
 #include "ilp/model.h"
 #include "ilp/store.h"

@@ -13,7 +13,7 @@
 #include "routing/assign.h"
 #include "sys/clock.h"
 #include "sys/threads.h"
-#include "ilp/ilp.h"
+#include "ilp/precompute.h"
 #include "fabric/topology.h"
 #include "ilp/key.h"
 #include "ilp/store.h"
@@ -598,19 +598,5 @@ int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 	free_classes(&cs);
 	free(pc.job);
 	free(pc.keys);
-	return r;
-}
-
-int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
-		  struct fors_error *err)
-{
-	struct ilp_store st;
-	int r = ilp_store_open(&st, cache, 0, err);
-
-	*bad = 0;
-	if (r)
-		return r;
-	r = ilp_store_list(&st, out, stderr, bad, err);
-	ilp_store_close(&st);
 	return r;
 }

@@ -558,3 +558,17 @@ uint32_t ilp_store_count(const struct ilp_store *st, const char *sub)
 	free(path);
 	return n;
 }
+
+int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
+		  struct fors_error *err)
+{
+	struct ilp_store st;
+	int r = ilp_store_open(&st, cache, 0, err);
+
+	*bad = 0;
+	if (r)
+		return r;
+	r = ilp_store_list(&st, out, stderr, bad, err);
+	ilp_store_close(&st);
+	return r;
+}

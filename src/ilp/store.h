@@ -63,6 +63,10 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 int ilp_store_list(const struct ilp_store *st, FILE *out, FILE *errs,
 		   uint32_t *bad, struct fors_error *err);
 
+/* `fors ilp list`: every entry checked; the number of bad ones in *bad. */
+int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
+		  struct fors_error *err);
+
 /* Entries in sub ("phases" or "scenarios"), unchecked: for reports. */
 uint32_t ilp_store_count(const struct ilp_store *st, const char *sub);
 
