@@ -15,7 +15,7 @@
 #include "ilp/model.h"
 #include "ilp/store.h"
 
-struct rt {
+struct route_state {
 	const struct ilp_opts *o;
 	struct ilp_store store;
 	const struct ilp_solver *sv;
@@ -38,7 +38,7 @@ static int store_status(int r)
 }
 
 /* Solve ph with the solver, store the verdict. */
-static int solve(struct rt *t, const struct ilp_phase *ph,
+static int solve(struct route_state *t, const struct ilp_phase *ph,
 		 struct ilp_entry *e, uint32_t *colour)
 {
 	const struct ilp_limits lim = { t->o->time_ms, 64u << 20 };
@@ -79,7 +79,7 @@ static int solve(struct rt *t, const struct ilp_phase *ph,
 }
 
 /* 1 the first time a scenario meets a phase: its solver time counts once. */
-static int first(struct rt *t, uint64_t h)
+static int first(struct route_state *t, uint64_t h)
 {
 	uint32_t i;
 
@@ -91,7 +91,7 @@ static int first(struct rt *t, uint64_t h)
 }
 
 /* The planes of phase p's n pending transfers in k sub-phases, or a verdict. */
-static int phase_k(struct rt *t, uint32_t p, uint32_t n, uint32_t k,
+static int phase_k(struct route_state *t, uint32_t p, uint32_t n, uint32_t k,
 		   enum ilp_verdict *v)
 {
 	struct ilp_phase ph;
@@ -127,7 +127,7 @@ static int phase_k(struct rt *t, uint32_t p, uint32_t n, uint32_t k,
 	return r;
 }
 
-static int phase(struct rt *t, uint32_t p)
+static int phase(struct route_state *t, uint32_t p)
 {
 	enum ilp_verdict v = ILP_INFEASIBLE;
 	uint32_t n, k = 0;
@@ -154,7 +154,7 @@ static int phase(struct rt *t, uint32_t p)
 	return r ? r : fors_split_phase(&t->out, t->s, p, t->sub, k ? k : 1);
 }
 
-static int setup(struct rt *t, const struct fors_scenario *sc)
+static int setup(struct route_state *t, const struct fors_scenario *sc)
 {
 	size_t n;
 	int r = ilp_scenario_schedule(sc, &t->fb, &t->s, t->err);
@@ -176,7 +176,7 @@ static int setup(struct rt *t, const struct fors_scenario *sc)
 	return 0;
 }
 
-static void cleanup(struct rt *t)
+static void cleanup(struct route_state *t)
 {
 	ilp_store_close(&t->store);
 	fors_fabric_free(t->fb);
@@ -191,7 +191,7 @@ static void cleanup(struct rt *t)
 }
 
 /* The routed schedule replaces the plain one, with its keys. */
-static int finish(struct rt *t, const uint8_t *present,
+static int finish(struct route_state *t, const uint8_t *present,
 		  struct fors_schedule **out)
 {
 	struct fors_schedule *s = t->s;
@@ -219,7 +219,7 @@ int fors_ilp_route(const struct ilp_opts *o, const struct fors_scenario *sc,
 		   struct fors_schedule **out, struct ilp_stats *st,
 		   struct fors_error *err)
 {
-	struct rt t = { .o = o, .st = st, .err = err };
+	struct route_state t = { .o = o, .st = st, .err = err };
 	uint32_t p;
 	int r;
 

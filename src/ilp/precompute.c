@@ -18,7 +18,7 @@
 #include "ilp/key.h"
 #include "ilp/store.h"
 
-struct cls {
+struct scen_class {
 	char *text;		/* canonical scenario */
 	size_t len;
 	uint64_t hash;
@@ -27,7 +27,7 @@ struct cls {
 };
 
 struct classes {
-	struct cls *c;
+	struct scen_class *c;
 	size_t n, cap;
 	uint32_t *table;	/* open addressing over c, 0 = empty */
 	size_t tcap;
@@ -57,7 +57,7 @@ static int grow_table(struct classes *cs)
 static int add_class(struct classes *cs, const struct fors_scenario *sc,
 		     uint32_t failures, int *added)
 {
-	struct cls c = { .failures = failures };
+	struct scen_class c = { .failures = failures };
 	size_t h;
 
 	*added = 0;
@@ -67,7 +67,7 @@ static int add_class(struct classes *cs, const struct fors_scenario *sc,
 		goto nomem;
 	for (h = c.hash & (cs->tcap - 1); cs->table[h];
 	     h = (h + 1) & (cs->tcap - 1)) {
-		const struct cls *o = &cs->c[cs->table[h] - 1];
+		const struct scen_class *o = &cs->c[cs->table[h] - 1];
 
 		if (o->hash == c.hash && o->len == c.len &&
 		    !memcmp(o->text, c.text, c.len)) {
@@ -77,7 +77,7 @@ static int add_class(struct classes *cs, const struct fors_scenario *sc,
 	}
 	if (cs->n == cs->cap) {
 		size_t cap = cs->cap ? 2 * cs->cap : 256;
-		struct cls *n = realloc(cs->c, sizeof(*n) * cap);
+		struct scen_class *n = realloc(cs->c, sizeof(*n) * cap);
 
 		if (!n)
 			goto nomem;
@@ -93,7 +93,7 @@ nomem:
 	return FORS_ENOMEM;
 }
 
-static struct fors_scenario *parse_class(const struct cls *c)
+static struct fors_scenario *parse_class(const struct scen_class *c)
 {
 	struct fors_scenario *sc = NULL;
 	struct fors_error e;
@@ -167,10 +167,10 @@ struct totals {
 	double solver_s, max_s, scen_s, native_s;
 };
 
-struct pc {
+struct precompute_state {
 	const struct ilp_precompute *cfg;
 	struct ilp_store store;
-	const struct cls **job;
+	const struct scen_class **job;
 	size_t njobs, next;
 	size_t population;	/* classes the jobs were sampled from */
 	pthread_mutex_t lock;
@@ -208,15 +208,17 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 	return r;
 }
 
-static void report_disagreement(struct pc *pc, const struct cls *c,
-				uint32_t p, uint32_t kn, uint32_t ki)
+static void report_disagreement(struct precompute_state *pc,
+				const struct scen_class *c, uint32_t p,
+				uint32_t kn, uint32_t ki)
 {
 	fprintf(pc->out, "disagreement: scenario %016llx phase %u: native %u sub-phase(s), ILP %u\n",
 		(unsigned long long)c->hash, p, kn, ki);
 }
 
 /* Route class c through the ILP and natively; the totals under the lock. */
-static int run_class(struct pc *pc, const struct cls *c, struct fors_error *err)
+static int run_class(struct precompute_state *pc, const struct scen_class *c,
+		     struct fors_error *err)
 {
 	struct fors_scenario *sc = parse_class(c);
 	struct ilp_stats st = { 0 };
@@ -257,7 +259,8 @@ static int run_class(struct pc *pc, const struct cls *c, struct fors_error *err)
 	snprintf(sum, sizeof(sum), "phases %u split %u solver-seconds %.3f native-seconds %.6f",
 		 nph, si, st.solver_s + st.stored_s, nt);
 	if (!r)
-		r = ilp_store_put_scenario(&pc->store, c->hash, c->text, sum, err);
+		r = ilp_store_put_scenario(&pc->store, c->hash, c->text, sum,
+					   err);
 	fors_schedule_free(s);
 	fors_scenario_free(sc);
 	free(kn);
@@ -266,7 +269,7 @@ static int run_class(struct pc *pc, const struct cls *c, struct fors_error *err)
 }
 
 /* 1 when key h is new to the plan, 0 when met before, -1 out of memory. */
-static int plan_key(struct pc *pc, uint64_t h)
+static int plan_key(struct precompute_state *pc, uint64_t h)
 {
 	size_t i;
 
@@ -300,7 +303,7 @@ static int plan_key(struct pc *pc, uint64_t h)
 }
 
 struct planning {
-	struct pc *pc;
+	struct precompute_state *pc;
 	struct fors_error *err;
 };
 
@@ -308,7 +311,7 @@ struct planning {
 static int plan_phase(const struct ilp_phase *ph, void *arg)
 {
 	struct planning *pl = arg;
-	struct pc *pc = pl->pc;
+	struct precompute_state *pc = pl->pc;
 	struct ilp_entry e = { .seconds = 0 };
 	uint32_t *colour = NULL;
 	int r;
@@ -338,7 +341,7 @@ static int plan_phase(const struct ilp_phase *ph, void *arg)
 	return 0;
 }
 
-static int plan_class(struct pc *pc, const struct cls *c,
+static int plan_class(struct precompute_state *pc, const struct scen_class *c,
 		      struct fors_error *err)
 {
 	struct fors_scenario *sc = parse_class(c);
@@ -355,17 +358,17 @@ static int plan_class(struct pc *pc, const struct cls *c,
 }
 
 /* What the progress counts: distinct phases met, or phases solved. */
-static size_t work(const struct pc *pc)
+static size_t work(const struct precompute_state *pc)
 {
 	return pc->cfg->plan ? pc->nkeys + (size_t)pc->zero : pc->t.solved;
 }
 
-static const char *done_word(const struct pc *pc)
+static const char *done_word(const struct precompute_state *pc)
 {
 	return pc->cfg->plan ? "distinct phases" : "phases solved";
 }
 
-static void progress(struct pc *pc)
+static void progress(struct precompute_state *pc)
 {
 	size_t n = pc->t.done + pc->t.skipped + pc->t.failed, w = 30, i;
 	double el = (fors_clock_ms() - pc->t0_ms) / 1000;
@@ -389,11 +392,11 @@ static void progress(struct pc *pc)
 
 static void *worker(void *arg)
 {
-	struct pc *pc = arg;
+	struct precompute_state *pc = arg;
 	struct fors_error err;
 
 	for (;;) {
-		const struct cls *c;
+		const struct scen_class *c;
 		int r, done;
 
 		pthread_mutex_lock(&pc->lock);
@@ -452,7 +455,7 @@ static int healthy(const char *path, struct fors_scenario **sc,
 }
 
 /* The complex classes of this shard, in enumeration order. */
-static int select_jobs(struct pc *pc, const struct classes *cs,
+static int select_jobs(struct precompute_state *pc, const struct classes *cs,
 		       uint32_t *per_level)
 {
 	const struct ilp_precompute *cfg = pc->cfg;
@@ -479,7 +482,7 @@ static int select_jobs(struct pc *pc, const struct classes *cs,
 	return 0;
 }
 
-static int run_jobs(struct pc *pc)
+static int run_jobs(struct precompute_state *pc)
 {
 	pc->t0_ms = fors_clock_ms();
 	if (!fors_threads_run(pc->cfg->jobs ? pc->cfg->jobs : 1, worker, pc)) {
@@ -489,8 +492,8 @@ static int run_jobs(struct pc *pc)
 	return pc->failed ? FORS_EIO : 0;
 }
 
-static void report_classes(const struct pc *pc, const struct classes *cs,
-			   const uint32_t *per_level)
+static void report_classes(const struct precompute_state *pc,
+			   const struct classes *cs, const uint32_t *per_level)
 {
 	uint32_t k;
 
@@ -501,7 +504,7 @@ static void report_classes(const struct pc *pc, const struct classes *cs,
 			per_level[k]);
 }
 
-static void report_plan(const struct pc *pc)
+static void report_plan(const struct precompute_state *pc)
 {
 	const struct totals *t = &pc->t;
 	size_t d = pc->nkeys + (size_t)pc->zero;
@@ -522,7 +525,7 @@ static void report_plan(const struct pc *pc)
 	fprintf(pc->out, "not counted: the retries with more sub-phases of phases the solver finds infeasible\n");
 }
 
-static void report(const struct pc *pc)
+static void report(const struct precompute_state *pc)
 {
 	const struct ilp_precompute *cfg = pc->cfg;
 	const struct totals *t = &pc->t;
@@ -555,7 +558,7 @@ static void report(const struct pc *pc)
 int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 			struct fors_error *err)
 {
-	struct pc pc = { .cfg = cfg, .out = out };
+	struct precompute_state pc = { .cfg = cfg, .out = out };
 	struct classes cs = { 0 };
 	struct fors_scenario *h = NULL;
 	uint32_t per_level[65] = { 0 };
