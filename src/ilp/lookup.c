@@ -15,6 +15,7 @@
 #include "ilp/model.h"
 #include "ilp/store.h"
 
+/* One scenario being routed from the cache: fors_ilp_route's working set. */
 struct route_state {
 	const struct ilp_opts *o;
 	struct ilp_store store;

@@ -18,6 +18,7 @@
 #include "ilp/key.h"
 #include "ilp/store.h"
 
+/* A scenario class: its canonical text, one per plane permutation. */
 struct scen_class {
 	char *text;		/* canonical scenario */
 	size_t len;
@@ -167,6 +168,7 @@ struct totals {
 	double solver_s, max_s, scen_s, native_s;
 };
 
+/* One precompute run, shared by its workers under lock. */
 struct precompute_state {
 	const struct ilp_precompute *cfg;
 	struct ilp_store store;

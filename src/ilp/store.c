@@ -38,7 +38,6 @@ int ilp_store_open(struct ilp_store *st, const char *dir, int create,
 	int i, r;
 
 	st->dir = strdup(dir);
-	st->strict = 1;
 	if (!st->dir) {
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
@@ -108,7 +107,8 @@ static int checksum(const char *buf, size_t len, const char *path,
 	return 0;
 }
 
-struct parsed {
+/* A phase entry's header, pointing into its buffer. */
+struct entry_fields {
 	const char *instance;	/* into the buffer */
 	size_t ilen;
 	struct ilp_entry e;
@@ -117,7 +117,7 @@ struct parsed {
 };
 
 /* The entry's header lines up to its instance. */
-static int fields(char *b, size_t body, struct parsed *pe)
+static int fields(char *b, size_t body, struct entry_fields *pe)
 {
 	char verdict[16], *nl;
 	unsigned long long key;
@@ -190,7 +190,7 @@ static int parse_entry(char *buf, size_t len, const char *path,
 		       const struct ilp_phase *ph, struct ilp_entry *e,
 		       uint32_t *colour, struct fors_error *err)
 {
-	struct parsed pe = { 0 };
+	struct entry_fields pe = { 0 };
 	size_t body;
 	int r = checksum(buf, len, path, &body, err);
 
@@ -251,7 +251,8 @@ static int frame(FILE *out, char *buf, size_t len)
 	return r ? -1 : 0;
 }
 
-struct put {
+/* What write_phase writes, through fors_write_atomic's one argument. */
+struct phase_put {
 	const struct ilp_phase *ph;
 	const struct ilp_entry *e;
 	const uint32_t *colour;
@@ -259,7 +260,7 @@ struct put {
 
 static int write_phase(FILE *out, const void *arg)
 {
-	const struct put *p = arg;
+	const struct phase_put *p = arg;
 	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *m = open_memstream(&buf, &len);
@@ -286,7 +287,7 @@ int ilp_store_put(const struct ilp_store *st, const struct ilp_phase *ph,
 		  const struct ilp_entry *e, const uint32_t *colour,
 		  struct fors_error *err)
 {
-	struct put p = { ph, e, colour };
+	struct phase_put p = { ph, e, colour };
 	char *path = entry_path(st, "phases", ph->hash);
 	int r;
 
@@ -355,14 +356,15 @@ int ilp_store_has_scenario(const struct ilp_store *st, uint64_t hash,
 	return r;
 }
 
-struct sput {
+/* What write_scenario writes, likewise. */
+struct scenario_put {
 	uint64_t hash;
 	const char *text, *summary;
 };
 
 static int write_scenario(FILE *out, const void *arg)
 {
-	const struct sput *p = arg;
+	const struct scenario_put *p = arg;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
@@ -382,7 +384,7 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 			   const char *text, const char *summary,
 			   struct fors_error *err)
 {
-	struct sput p = { hash, text, summary };
+	struct scenario_put p = { hash, text, summary };
 	char *path = entry_path(st, "scenarios", hash);
 	int r;
 
@@ -398,7 +400,7 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 int ilp_entry_check(char *buf, size_t len, const char *name,
 		    enum ilp_verdict *v, struct fors_error *err)
 {
-	struct parsed pe = { 0 };
+	struct entry_fields pe = { 0 };
 	struct ilp_phase ph;
 	struct ilp_entry e;
 	uint32_t *colour;
