@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzzes the MILP solvers' solution readers (src/ilp/solver.c): text an
- * external program wrote. The first byte picks the reader (its value mod
- * 4: cbc, glpsol, highs, gurobi), the second is the number of variables;
- * the rest is the solution file or, for gurobi, its log, then a NUL and
- * the SOL file if there is one. A verdict comes with every x[i] 0 or 1 (1
- * only in a solution), a refusal with FORS_EFORMAT, a printable message
- * and x all 0; nothing is written beyond the variables.
+ * Fuzzes the MILP solvers' solution readers (src/ilp/cbc.c, glpsol.c,
+ * highs.c, gurobi.c): text an external program wrote. The first byte
+ * picks the reader (its value mod 4: cbc, glpsol, highs, gurobi), the
+ * second is the number of variables; the rest is the solution file or,
+ * for gurobi, its log, then a NUL and the SOL file if there is one. A
+ * verdict comes with every x[i] 0 or 1 (1 only in a solution), a refusal
+ * with FORS_EFORMAT, a printable message and x all 0; nothing is written
+ * beyond the variables.
  */
 #include <string.h>
 
 #include "fuzz.h"
-#include "ilp/solver.h"
+#include "ilp/cbc.h"
+#include "ilp/glpsol.h"
+#include "ilp/gurobi.h"
+#include "ilp/highs.h"
 
 static int read_one(uint8_t which, const char *text, size_t len, uint32_t n,
 		    uint8_t *x, enum ilp_verdict *v, struct fors_error *err)

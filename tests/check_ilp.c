@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "routing/assign.h"
-#include "ilp/ilp.h"
+#include "ilp/lookup.h"
+#include "ilp/precompute.h"
 #include "formats/netgen.h"
 #include "verify/verify.h"
 #include "ilp/model.h"

@@ -21,6 +21,10 @@
 #include <unistd.h>
 
 #include "sys/spawn.h"
+#include "ilp/cbc.h"
+#include "ilp/glpsol.h"
+#include "ilp/gurobi.h"
+#include "ilp/highs.h"
 #include "ilp/solver.h"
 #include "suite.h"
 

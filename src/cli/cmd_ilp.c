@@ -7,7 +7,9 @@
 
 #include "cli/cli.h"
 #include "fabric/fabric.h"
-#include "ilp/ilp.h"
+#include "ilp/lookup.h"
+#include "ilp/precompute.h"
+#include "ilp/store.h"
 #include "formats/schedfile.h"
 #include "fabric/topology.h"
 #include "formats/ibnetdiscover.h"

@@ -35,6 +35,8 @@ struct ilp_phase {
 int ilp_phase_make(struct ilp_phase *ph, const struct fors_fabric *fb,
 		   const uint32_t *ls, const uint32_t *ld, uint32_t n,
 		   uint32_t k);
+
+/* Free what ph holds and zero it; a cleared phase may be cleared again. */
 void ilp_phase_clear(struct ilp_phase *ph);
 
 /*
@@ -80,6 +82,8 @@ int ilp_scenario_canon(struct fors_scenario *sc);
 
 /* FNV-1a, 64 bits: keys and entry checksums (not a defence: see store.c). */
 uint64_t ilp_hash(const void *p, size_t n, uint64_t h);
+
+/* FNV-1a's offset basis: the h that starts a hash. */
 #define ILP_HASH_INIT 14695981039346656037ull
 
 #endif

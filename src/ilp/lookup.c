@@ -8,15 +8,16 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "ilp/ilp.h"
+#include "sys/clock.h"
+#include "ilp/lookup.h"
 #include "verify/verify.h"
 #include "ilp/model.h"
 #include "ilp/store.h"
 #include "schedule/split.h"
 
-struct rt {
+/* One scenario being routed from the cache: fors_ilp_route's working set. */
+struct route_state {
 	const struct ilp_opts *o;
 	struct ilp_store store;
 	const struct ilp_solver *sv;
@@ -30,14 +31,6 @@ struct rt {
 	struct fors_error *err;
 };
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* The store refuses what it may not trust, or finds corrupt. */
 static int store_status(int r)
 {
@@ -47,14 +40,14 @@ static int store_status(int r)
 }
 
 /* Solve ph with the solver, store the verdict. */
-static int solve(struct rt *t, const struct ilp_phase *ph,
+static int solve(struct route_state *t, const struct ilp_phase *ph,
 		 struct ilp_entry *e, uint32_t *colour)
 {
 	const struct ilp_limits lim = { t->o->time_ms, 64u << 20 };
 	struct ilp_model md;
 	enum ilp_verdict v;
 	uint8_t *x;
-	double t0 = now();
+	double t0 = fors_clock_ms();
 	int r = ilp_model_build(&md, ph);
 
 	if (r) {
@@ -64,7 +57,7 @@ static int solve(struct rt *t, const struct ilp_phase *ph,
 	x = calloc(md.nvars + 1, 1);
 	r = x ? ilp_solve(t->sv, t->o->program, md.lp, md.nvars, x, &v, &lim,
 			  t->err) : FORS_ENOMEM;
-	e->seconds = now() - t0;
+	e->seconds = (fors_clock_ms() - t0) / 1000;
 	t->st->solver_s += e->seconds;
 	if (e->seconds > t->st->max_s)
 		t->st->max_s = e->seconds;
@@ -88,7 +81,7 @@ static int solve(struct rt *t, const struct ilp_phase *ph,
 }
 
 /* 1 the first time a scenario meets a phase: its solver time counts once. */
-static int first(struct rt *t, uint64_t h)
+static int first(struct route_state *t, uint64_t h)
 {
 	uint32_t i;
 
@@ -100,7 +93,7 @@ static int first(struct rt *t, uint64_t h)
 }
 
 /* The planes of phase p's n pending transfers in k sub-phases, or a verdict. */
-static int phase_k(struct rt *t, uint32_t p, uint32_t n, uint32_t k,
+static int phase_k(struct route_state *t, uint32_t p, uint32_t n, uint32_t k,
 		   enum ilp_verdict *v)
 {
 	struct ilp_phase ph;
@@ -136,7 +129,7 @@ static int phase_k(struct rt *t, uint32_t p, uint32_t n, uint32_t k,
 	return r;
 }
 
-static int phase(struct rt *t, uint32_t p)
+static int phase(struct route_state *t, uint32_t p)
 {
 	enum ilp_verdict v = ILP_INFEASIBLE;
 	uint32_t n, k = 0;
@@ -163,7 +156,7 @@ static int phase(struct rt *t, uint32_t p)
 	return r ? r : fors_split_phase(&t->out, t->s, p, t->sub, k ? k : 1);
 }
 
-static int setup(struct rt *t, const struct fors_scenario *sc)
+static int setup(struct route_state *t, const struct fors_scenario *sc)
 {
 	size_t n;
 	int r = ilp_scenario_schedule(sc, &t->fb, &t->s, t->err);
@@ -185,7 +178,7 @@ static int setup(struct rt *t, const struct fors_scenario *sc)
 	return 0;
 }
 
-static void cleanup(struct rt *t)
+static void cleanup(struct route_state *t)
 {
 	ilp_store_close(&t->store);
 	fors_fabric_free(t->fb);
@@ -200,7 +193,7 @@ static void cleanup(struct rt *t)
 }
 
 /* The routed schedule replaces the plain one, with its keys. */
-static int finish(struct rt *t, const uint8_t *present,
+static int finish(struct route_state *t, const uint8_t *present,
 		  struct fors_schedule **out)
 {
 	struct fors_schedule *s = t->s;
@@ -228,7 +221,7 @@ int fors_ilp_route(const struct ilp_opts *o, const struct fors_scenario *sc,
 		   struct fors_schedule **out, struct ilp_stats *st,
 		   struct fors_error *err)
 {
-	struct rt t = { .o = o, .st = st, .err = err };
+	struct route_state t = { .o = o, .st = st, .err = err };
 	uint32_t p;
 	int r;
 

@@ -20,7 +20,10 @@ struct ilp_model {
 	char *lp;		/* CPLEX-LP text */
 };
 
+/* The model of ph into md: 0, or FORS_ENOMEM with md cleared. */
 int ilp_model_build(struct ilp_model *md, const struct ilp_phase *ph);
+
+/* Free what md holds and zero it; a cleared model may be cleared again. */
 void ilp_model_clear(struct ilp_model *md);
 
 /*

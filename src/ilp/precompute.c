@@ -9,18 +9,19 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "routing/assign.h"
-#include "ilp/ilp.h"
+#include "sys/clock.h"
+#include "sys/threads.h"
+#include "ilp/precompute.h"
 #include "fabric/topology.h"
 #include "ilp/key.h"
 #include "ilp/store.h"
 #include "formats/ibnetdiscover.h"
 #include "formats/scenfile.h"
 
-struct cls {
+/* A scenario class: its canonical text, one per plane permutation. */
+struct scen_class {
 	char *text;		/* canonical scenario */
 	size_t len;
 	uint64_t hash;
@@ -29,7 +30,7 @@ struct cls {
 };
 
 struct classes {
-	struct cls *c;
+	struct scen_class *c;
 	size_t n, cap;
 	uint32_t *table;	/* open addressing over c, 0 = empty */
 	size_t tcap;
@@ -59,7 +60,7 @@ static int grow_table(struct classes *cs)
 static int add_class(struct classes *cs, const struct fors_scenario *sc,
 		     uint32_t failures, int *added)
 {
-	struct cls c = { .failures = failures };
+	struct scen_class c = { .failures = failures };
 	size_t h;
 
 	*added = 0;
@@ -69,7 +70,7 @@ static int add_class(struct classes *cs, const struct fors_scenario *sc,
 		goto nomem;
 	for (h = c.hash & (cs->tcap - 1); cs->table[h];
 	     h = (h + 1) & (cs->tcap - 1)) {
-		const struct cls *o = &cs->c[cs->table[h] - 1];
+		const struct scen_class *o = &cs->c[cs->table[h] - 1];
 
 		if (o->hash == c.hash && o->len == c.len &&
 		    !memcmp(o->text, c.text, c.len)) {
@@ -79,7 +80,7 @@ static int add_class(struct classes *cs, const struct fors_scenario *sc,
 	}
 	if (cs->n == cs->cap) {
 		size_t cap = cs->cap ? 2 * cs->cap : 256;
-		struct cls *n = realloc(cs->c, sizeof(*n) * cap);
+		struct scen_class *n = realloc(cs->c, sizeof(*n) * cap);
 
 		if (!n)
 			goto nomem;
@@ -95,7 +96,7 @@ nomem:
 	return FORS_ENOMEM;
 }
 
-static struct fors_scenario *parse_class(const struct cls *c)
+static struct fors_scenario *parse_class(const struct scen_class *c)
 {
 	struct fors_scenario *sc = NULL;
 	struct fors_error e;
@@ -169,10 +170,11 @@ struct totals {
 	double solver_s, max_s, scen_s, native_s;
 };
 
-struct pc {
+/* One precompute run, shared by its workers under lock. */
+struct precompute_state {
 	const struct ilp_precompute *cfg;
 	struct ilp_store store;
-	const struct cls **job;
+	const struct scen_class **job;
 	size_t njobs, next;
 	size_t population;	/* classes the jobs were sampled from */
 	pthread_mutex_t lock;
@@ -183,18 +185,10 @@ struct pc {
 	uint32_t kcached;	/* plan: of the keys, those in the cache */
 	double kcached_s;	/* plan: their recorded solver time */
 	FILE *out;
-	double t0;
+	double t0_ms;		/* fors_clock_ms() when the workers started */
 	int failed;		/* an error that stops every worker */
 	struct fors_error err;
 };
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* The native solver's sub-phases per phase, and its time. */
 static int native(const struct fors_scenario *sc, uint32_t **subs,
@@ -203,7 +197,7 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 	struct fors_assign_info info = { 0 };
 	struct fors_schedule *s = NULL, *pl = NULL;
 	struct fors_fabric *fb = NULL;
-	double t0 = now();
+	double t0 = fors_clock_ms();
 	int r = ilp_scenario_schedule(sc, &fb, &s, err);
 
 	*subs = NULL;
@@ -213,22 +207,24 @@ static int native(const struct fors_scenario *sc, uint32_t **subs,
 		r = *subs ? fors_assign_planes(fb, s, &pl, &info, err) :
 		    FORS_ENOMEM;
 	}
-	*secs = now() - t0;
+	*secs = (fors_clock_ms() - t0) / 1000;
 	fors_schedule_free(pl);
 	fors_schedule_free(s);
 	fors_fabric_free(fb);
 	return r;
 }
 
-static void report_disagreement(struct pc *pc, const struct cls *c,
-				uint32_t p, uint32_t kn, uint32_t ki)
+static void report_disagreement(struct precompute_state *pc,
+				const struct scen_class *c, uint32_t p,
+				uint32_t kn, uint32_t ki)
 {
 	fprintf(pc->out, "disagreement: scenario %016llx phase %u: native %u sub-phase(s), ILP %u\n",
 		(unsigned long long)c->hash, p, kn, ki);
 }
 
 /* Route class c through the ILP and natively; the totals under the lock. */
-static int run_class(struct pc *pc, const struct cls *c, struct fors_error *err)
+static int run_class(struct precompute_state *pc, const struct scen_class *c,
+		     struct fors_error *err)
 {
 	struct fors_scenario *sc = parse_class(c);
 	struct ilp_stats st = { 0 };
@@ -269,7 +265,8 @@ static int run_class(struct pc *pc, const struct cls *c, struct fors_error *err)
 	snprintf(sum, sizeof(sum), "phases %u split %u solver-seconds %.3f native-seconds %.6f",
 		 nph, si, st.solver_s + st.stored_s, nt);
 	if (!r)
-		r = ilp_store_put_scenario(&pc->store, c->hash, c->text, sum, err);
+		r = ilp_store_put_scenario(&pc->store, c->hash, c->text, sum,
+					   err);
 	fors_schedule_free(s);
 	fors_scenario_free(sc);
 	free(kn);
@@ -278,7 +275,7 @@ static int run_class(struct pc *pc, const struct cls *c, struct fors_error *err)
 }
 
 /* 1 when key h is new to the plan, 0 when met before, -1 out of memory. */
-static int plan_key(struct pc *pc, uint64_t h)
+static int plan_key(struct precompute_state *pc, uint64_t h)
 {
 	size_t i;
 
@@ -312,7 +309,7 @@ static int plan_key(struct pc *pc, uint64_t h)
 }
 
 struct planning {
-	struct pc *pc;
+	struct precompute_state *pc;
 	struct fors_error *err;
 };
 
@@ -320,7 +317,7 @@ struct planning {
 static int plan_phase(const struct ilp_phase *ph, void *arg)
 {
 	struct planning *pl = arg;
-	struct pc *pc = pl->pc;
+	struct precompute_state *pc = pl->pc;
 	struct ilp_entry e = { .seconds = 0 };
 	uint32_t *colour = NULL;
 	int r;
@@ -350,7 +347,7 @@ static int plan_phase(const struct ilp_phase *ph, void *arg)
 	return 0;
 }
 
-static int plan_class(struct pc *pc, const struct cls *c,
+static int plan_class(struct precompute_state *pc, const struct scen_class *c,
 		      struct fors_error *err)
 {
 	struct fors_scenario *sc = parse_class(c);
@@ -367,20 +364,20 @@ static int plan_class(struct pc *pc, const struct cls *c,
 }
 
 /* What the progress counts: distinct phases met, or phases solved. */
-static size_t work(const struct pc *pc)
+static size_t work(const struct precompute_state *pc)
 {
 	return pc->cfg->plan ? pc->nkeys + (size_t)pc->zero : pc->t.solved;
 }
 
-static const char *done_word(const struct pc *pc)
+static const char *done_word(const struct precompute_state *pc)
 {
 	return pc->cfg->plan ? "distinct phases" : "phases solved";
 }
 
-static void progress(struct pc *pc)
+static void progress(struct precompute_state *pc)
 {
 	size_t n = pc->t.done + pc->t.skipped + pc->t.failed, w = 30, i;
-	double el = now() - pc->t0;
+	double el = (fors_clock_ms() - pc->t0_ms) / 1000;
 	double eta = pc->t.done ? el / pc->t.done * (double)(pc->njobs - n) : 0;
 
 	if (!pc->cfg->progress) {
@@ -401,11 +398,11 @@ static void progress(struct pc *pc)
 
 static void *worker(void *arg)
 {
-	struct pc *pc = arg;
+	struct precompute_state *pc = arg;
 	struct fors_error err;
 
 	for (;;) {
-		const struct cls *c;
+		const struct scen_class *c;
 		int r, done;
 
 		pthread_mutex_lock(&pc->lock);
@@ -464,7 +461,7 @@ static int healthy(const char *path, struct fors_scenario **sc,
 }
 
 /* The complex classes of this shard, in enumeration order. */
-static int select_jobs(struct pc *pc, const struct classes *cs,
+static int select_jobs(struct precompute_state *pc, const struct classes *cs,
 		       uint32_t *per_level)
 {
 	const struct ilp_precompute *cfg = pc->cfg;
@@ -491,28 +488,18 @@ static int select_jobs(struct pc *pc, const struct classes *cs,
 	return 0;
 }
 
-static int run_jobs(struct pc *pc)
+static int run_jobs(struct precompute_state *pc)
 {
-	uint32_t n = pc->cfg->jobs ? pc->cfg->jobs : 1, i, started = 0;
-	pthread_t th[64];
-
-	if (n > 64)
-		n = 64;
-	pc->t0 = now();
-	for (i = 0; i < n; i++)
-		if (!pthread_create(&th[i], NULL, worker, pc))
-			started++;
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	if (!started) {
+	pc->t0_ms = fors_clock_ms();
+	if (!fors_threads_run(pc->cfg->jobs ? pc->cfg->jobs : 1, worker, pc)) {
 		fors_error_set(&pc->err, "cannot start a worker thread");
 		pc->failed = 1;
 	}
 	return pc->failed ? FORS_EIO : 0;
 }
 
-static void report_classes(const struct pc *pc, const struct classes *cs,
-			   const uint32_t *per_level)
+static void report_classes(const struct precompute_state *pc,
+			   const struct classes *cs, const uint32_t *per_level)
 {
 	uint32_t k;
 
@@ -523,7 +510,7 @@ static void report_classes(const struct pc *pc, const struct classes *cs,
 			per_level[k]);
 }
 
-static void report_plan(const struct pc *pc)
+static void report_plan(const struct precompute_state *pc)
 {
 	const struct totals *t = &pc->t;
 	size_t d = pc->nkeys + (size_t)pc->zero;
@@ -544,7 +531,7 @@ static void report_plan(const struct pc *pc)
 	fprintf(pc->out, "not counted: the retries with more sub-phases of phases the solver finds infeasible\n");
 }
 
-static void report(const struct pc *pc)
+static void report(const struct precompute_state *pc)
 {
 	const struct ilp_precompute *cfg = pc->cfg;
 	const struct totals *t = &pc->t;
@@ -577,7 +564,7 @@ static void report(const struct pc *pc)
 int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 			struct fors_error *err)
 {
-	struct pc pc = { .cfg = cfg, .out = out };
+	struct precompute_state pc = { .cfg = cfg, .out = out };
 	struct classes cs = { 0 };
 	struct fors_scenario *h = NULL;
 	uint32_t per_level[65] = { 0 };
@@ -620,19 +607,5 @@ int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 	free_classes(&cs);
 	free(pc.job);
 	free(pc.keys);
-	return r;
-}
-
-int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
-		  struct fors_error *err)
-{
-	struct ilp_store st;
-	int r = ilp_store_open(&st, cache, 0, err);
-
-	*bad = 0;
-	if (r)
-		return r;
-	r = ilp_store_list(&st, out, stderr, bad, err);
-	ilp_store_close(&st);
 	return r;
 }

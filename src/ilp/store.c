@@ -8,40 +8,18 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "sys/atomic.h"
+#include "sys/slurp.h"
+#include "sys/trust.h"
 #include "ilp/model.h"
 #include "ilp/store.h"
 
 #define ENTRY_MAX (8u << 20)
-
-static int safe(const struct stat *s, int dir, const char *path,
-		struct fors_error *err)
-{
-	if (dir ? !S_ISDIR(s->st_mode) : !S_ISREG(s->st_mode)) {
-		fors_error_set(err, "%s is not a %s", path,
-			       dir ? "directory" : "regular file");
-		return FORS_EINVAL;
-	}
-	if (s->st_uid != 0 && s->st_uid != geteuid()) {
-		fors_error_set(err, "%s is owned by uid %u, neither root nor us: refused",
-			       path, (unsigned)s->st_uid);
-		return FORS_EINVAL;
-	}
-	if (s->st_mode & 022) {
-		fors_error_set(err, "%s is writable by %s: refused", path,
-			       s->st_mode & 002 ? "anyone" : "its group");
-		return FORS_EINVAL;
-	}
-	return 0;
-}
 
 static char *join(const char *a, const char *b, const char *c)
 {
@@ -53,23 +31,6 @@ static char *join(const char *a, const char *b, const char *c)
 	return p;
 }
 
-static int check_dir(const char *path, int create, struct fors_error *err)
-{
-	struct stat s;
-
-	if (create && mkdir(path, 0755) && errno != EEXIST) {
-		fors_error_set(err, "cannot create %s: %s", path,
-			       strerror(errno));
-		return FORS_EIO;
-	}
-	if (lstat(path, &s)) {
-		fors_error_set(err, "cannot open the cache %s: %s", path,
-			       strerror(errno));
-		return FORS_EIO;
-	}
-	return safe(&s, 1, path, err);
-}
-
 int ilp_store_open(struct ilp_store *st, const char *dir, int create,
 		   struct fors_error *err)
 {
@@ -77,16 +38,16 @@ int ilp_store_open(struct ilp_store *st, const char *dir, int create,
 	int i, r;
 
 	st->dir = strdup(dir);
-	st->strict = 1;
 	if (!st->dir) {
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
 	}
-	r = check_dir(dir, create, err);
+	r = fors_trust_dir(dir, "the cache", create, err);
 	for (i = 0; !r && i < 2; i++) {
 		char *p = join(dir, sub[i], NULL);
 
-		r = p ? check_dir(p, create, err) : FORS_ENOMEM;
+		r = p ? fors_trust_dir(p, "the cache", create, err) :
+			FORS_ENOMEM;
 		free(p);
 	}
 	if (r)
@@ -100,45 +61,22 @@ void ilp_store_close(struct ilp_store *st)
 	st->dir = NULL;
 }
 
-/* The whole entry, or ILP_MISS when there is none. */
-static int slurp(const char *path, char **buf, size_t *len,
-		 struct fors_error *err)
+/*
+ * The whole entry, or ILP_MISS when there is none. Its owner and mode are
+ * those of the descriptor read, so a file swapped in between cannot pass.
+ */
+static int read_entry(const char *path, struct fors_slurp *f,
+		      struct fors_error *err)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat s;
-	ssize_t n;
-	int r;
+	int r = fors_slurp_file(path, ENTRY_MAX, f, err);
 
-	*buf = NULL;
-	if (fd < 0 && errno == ENOENT)
+	if (r == FORS_ENOENT)
 		return ILP_MISS;
-	if (fd < 0 || fstat(fd, &s)) {
-		fors_error_set(err, "cannot read %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return FORS_EIO;
-	}
-	r = safe(&s, 0, path, err);
-	if (!r && (size_t)s.st_size > ENTRY_MAX) {
-		fors_error_set(err, "%s: larger than %u bytes", path, ENTRY_MAX);
-		r = FORS_EFORMAT;
-	}
-	if (!r && !(*buf = malloc((size_t)s.st_size + 1)))
-		r = FORS_ENOMEM;
-	if (!r) {
-		n = read(fd, *buf, (size_t)s.st_size);
-		if (n != (ssize_t)s.st_size) {
-			fors_error_set(err, "%s: short read", path);
-			r = FORS_EIO;
-		} else {
-			(*buf)[n] = 0;
-			*len = (size_t)n;
-		}
-	}
-	close(fd);
+	if (!r)
+		r = fors_trust_mode(path, f->uid, f->mode, 0, err);
 	if (r) {
-		free(*buf);
-		*buf = NULL;
+		free(f->text);
+		f->text = NULL;
 	}
 	return r;
 }
@@ -169,7 +107,8 @@ static int checksum(const char *buf, size_t len, const char *path,
 	return 0;
 }
 
-struct parsed {
+/* A phase entry's header, pointing into its buffer. */
+struct entry_fields {
 	const char *instance;	/* into the buffer */
 	size_t ilen;
 	struct ilp_entry e;
@@ -178,7 +117,7 @@ struct parsed {
 };
 
 /* The entry's header lines up to its instance. */
-static int fields(char *b, size_t body, struct parsed *pe)
+static int fields(char *b, size_t body, struct entry_fields *pe)
 {
 	char verdict[16], *nl;
 	unsigned long long key;
@@ -251,7 +190,7 @@ static int parse_entry(char *buf, size_t len, const char *path,
 		       const struct ilp_phase *ph, struct ilp_entry *e,
 		       uint32_t *colour, struct fors_error *err)
 {
-	struct parsed pe = { 0 };
+	struct entry_fields pe = { 0 };
 	size_t body;
 	int r = checksum(buf, len, path, &body, err);
 
@@ -285,18 +224,18 @@ int ilp_store_get(const struct ilp_store *st, const struct ilp_phase *ph,
 		  struct ilp_entry *e, uint32_t *colour,
 		  struct fors_error *err)
 {
-	char *path = entry_path(st, "phases", ph->hash), *buf;
-	size_t len = 0;
+	char *path = entry_path(st, "phases", ph->hash);
+	struct fors_slurp f;
 	int r;
 
 	if (!path) {
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
 	}
-	r = slurp(path, &buf, &len, err);
+	r = read_entry(path, &f, err);
 	if (!r)
-		r = parse_entry(buf, len, path, ph, e, colour, err);
-	free(buf);
+		r = parse_entry(f.text, f.len, path, ph, e, colour, err);
+	free(f.text);
 	free(path);
 	return r;
 }
@@ -312,7 +251,8 @@ static int frame(FILE *out, char *buf, size_t len)
 	return r ? -1 : 0;
 }
 
-struct put {
+/* What write_phase writes, through fors_write_atomic's one argument. */
+struct phase_put {
 	const struct ilp_phase *ph;
 	const struct ilp_entry *e;
 	const uint32_t *colour;
@@ -320,7 +260,7 @@ struct put {
 
 static int write_phase(FILE *out, const void *arg)
 {
-	const struct put *p = arg;
+	const struct phase_put *p = arg;
 	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *m = open_memstream(&buf, &len);
@@ -347,7 +287,7 @@ int ilp_store_put(const struct ilp_store *st, const struct ilp_phase *ph,
 		  const struct ilp_entry *e, const uint32_t *colour,
 		  struct fors_error *err)
 {
-	struct put p = { ph, e, colour };
+	struct phase_put p = { ph, e, colour };
 	char *path = entry_path(st, "phases", ph->hash);
 	int r;
 
@@ -400,30 +340,31 @@ static int parse_scenario(char *buf, size_t len, const char *path,
 int ilp_store_has_scenario(const struct ilp_store *st, uint64_t hash,
 			   const char *text, struct fors_error *err)
 {
-	char *path = entry_path(st, "scenarios", hash), *buf;
-	size_t len = 0;
+	char *path = entry_path(st, "scenarios", hash);
+	struct fors_slurp f;
 	int r;
 
 	if (!path) {
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
 	}
-	r = slurp(path, &buf, &len, err);
+	r = read_entry(path, &f, err);
 	if (!r)
-		r = parse_scenario(buf, len, path, hash, text, err);
-	free(buf);
+		r = parse_scenario(f.text, f.len, path, hash, text, err);
+	free(f.text);
 	free(path);
 	return r;
 }
 
-struct sput {
+/* What write_scenario writes, likewise. */
+struct scenario_put {
 	uint64_t hash;
 	const char *text, *summary;
 };
 
 static int write_scenario(FILE *out, const void *arg)
 {
-	const struct sput *p = arg;
+	const struct scenario_put *p = arg;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
@@ -443,7 +384,7 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 			   const char *text, const char *summary,
 			   struct fors_error *err)
 {
-	struct sput p = { hash, text, summary };
+	struct scenario_put p = { hash, text, summary };
 	char *path = entry_path(st, "scenarios", hash);
 	int r;
 
@@ -459,7 +400,7 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 int ilp_entry_check(char *buf, size_t len, const char *name,
 		    enum ilp_verdict *v, struct fors_error *err)
 {
-	struct parsed pe = { 0 };
+	struct entry_fields pe = { 0 };
 	struct ilp_phase ph;
 	struct ilp_entry e;
 	uint32_t *colour;
@@ -528,25 +469,25 @@ static int add_line(struct listing *ls, const char *kind, const char *key,
 static int list_one(const struct ilp_store *st, struct listing *ls, int scen,
 		    const char *name)
 {
-	char *path = join(st->dir, scen ? "scenarios" : "phases", name), *buf;
+	char *path = join(st->dir, scen ? "scenarios" : "phases", name);
 	struct fors_error e;
 	enum ilp_verdict v = ILP_UNKNOWN;
 	unsigned long long key = 0;
-	size_t len = 0;
+	struct fors_slurp f;
 	int r;
 
 	if (!path)
 		return FORS_ENOMEM;
-	r = slurp(path, &buf, &len, &e);
+	r = read_entry(path, &f, &e);
 	if (!r && (strlen(name) != 16 || sscanf(name, "%16llx", &key) != 1))
 		r = corrupt(&e, path, "not named by a key");
 	if (!r && scen)
-		r = parse_scenario(buf, len, path, key, NULL, &e);
+		r = parse_scenario(f.text, f.len, path, key, NULL, &e);
 	else if (!r)
-		r = ilp_entry_check(buf, len, path, &v, &e);
-	if (!r && !scen && strncmp(buf + 21, name, 16))
+		r = ilp_entry_check(f.text, f.len, path, &v, &e);
+	if (!r && !scen && strncmp(f.text + 21, name, 16))
 		r = corrupt(&e, path, "stored under another key");
-	free(buf);
+	free(f.text);
 	free(path);
 	if (r == FORS_ENOMEM)
 		return r;
@@ -618,4 +559,18 @@ uint32_t ilp_store_count(const struct ilp_store *st, const char *sub)
 		closedir(d);
 	free(path);
 	return n;
+}
+
+int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
+		  struct fors_error *err)
+{
+	struct ilp_store st;
+	int r = ilp_store_open(&st, cache, 0, err);
+
+	*bad = 0;
+	if (r)
+		return r;
+	r = ilp_store_list(&st, out, stderr, bad, err);
+	ilp_store_close(&st);
+	return r;
 }

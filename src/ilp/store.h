@@ -17,9 +17,9 @@
  */
 struct ilp_store {
 	char *dir;
-	int strict;		/* refuse entries others may have written */
 };
 
+/* Lookups: found (and checked), or not there; errors are FORS_E*. */
 enum { ILP_HIT = 0, ILP_MISS = 1 };
 
 /*
@@ -28,6 +28,8 @@ enum { ILP_HIT = 0, ILP_MISS = 1 };
  */
 int ilp_store_open(struct ilp_store *st, const char *dir, int create,
 		   struct fors_error *err);
+
+/* Free what st holds; no file is kept open between calls. */
 void ilp_store_close(struct ilp_store *st);
 
 /* A solved phase: verdict, and colour[n] (canonical) when feasible. */
@@ -39,18 +41,30 @@ struct ilp_entry {
 
 /*
  * ILP_HIT with e (and colour[ph->n] when feasible, checked proper),
- * ILP_MISS, or FORS_EFORMAT / FORS_EINVAL (unsafe) with err naming the file.
+ * ILP_MISS, or FORS_EFORMAT (corrupt) / FORS_EINVAL (unsafe) / FORS_EIO
+ * (unreadable, not a regular file) with err naming the file.
  */
 int ilp_store_get(const struct ilp_store *st, const struct ilp_phase *ph,
 		  struct ilp_entry *e, uint32_t *colour,
 		  struct fors_error *err);
+
+/*
+ * Store e (and colour[ph->n], checked first, when feasible) atomically:
+ * 0, FORS_EINVAL (an unknown verdict), FORS_EVERIFY (not a proper
+ * colouring), FORS_EIO or FORS_ENOMEM, with err.
+ */
 int ilp_store_put(const struct ilp_store *st, const struct ilp_phase *ph,
 		  const struct ilp_entry *e, const uint32_t *colour,
 		  struct fors_error *err);
 
-/* Scenario classes: present (ILP_HIT) or not; the summary line stored. */
+/*
+ * Scenario class hash complete in the cache (ILP_HIT, its text checked
+ * against text when not NULL), ILP_MISS, or an error as ilp_store_get.
+ */
 int ilp_store_has_scenario(const struct ilp_store *st, uint64_t hash,
 			   const char *text, struct fors_error *err);
+
+/* Record class hash (text) complete, with its summary line: 0 or FORS_E*. */
 int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 			   const char *text, const char *summary,
 			   struct fors_error *err);
@@ -62,6 +76,10 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
  */
 int ilp_store_list(const struct ilp_store *st, FILE *out, FILE *errs,
 		   uint32_t *bad, struct fors_error *err);
+
+/* `fors ilp list`: every entry checked; the number of bad ones in *bad. */
+int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
+		  struct fors_error *err);
 
 /* Entries in sub ("phases" or "scenarios"), unchecked: for reports. */
 uint32_t ilp_store_count(const struct ilp_store *st, const char *sub);

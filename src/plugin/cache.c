@@ -12,7 +12,7 @@
 #include <opensm/osm_config.h>
 #include <opensm/osm_log.h>
 
-#include "ilp/ilp.h"
+#include "ilp/lookup.h"
 #include "fabric/scenario.h"
 #include "formats/schedfile.h"
 #include "sys/spawn.h"

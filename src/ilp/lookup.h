@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef FORS_ILP_H
-#define FORS_ILP_H
+#ifndef FORS_ILP_LOOKUP_H
+#define FORS_ILP_LOOKUP_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "base/error.h"
 #include "fabric/scenario.h"
@@ -22,6 +21,7 @@ enum {
 	FORS_ILP_EXIT_CORRUPT = 5,	/* an entry is corrupt */
 };
 
+/* What routing a scenario from the cache took, for reports. */
 struct ilp_stats {
 	uint32_t phases;	/* phases with inter-leaf transfers routed */
 	uint32_t hits;		/* of which found in the cache */
@@ -34,6 +34,7 @@ struct ilp_stats {
 	uint32_t *subs;		/* [phases of the schedule] or NULL */
 };
 
+/* The cache to route from, and the solver for what it lacks. */
 struct ilp_opts {
 	const char *cache;
 	const char *solver;	/* NULL: look up only */
@@ -53,27 +54,5 @@ struct ilp_opts {
 int fors_ilp_route(const struct ilp_opts *o, const struct fors_scenario *sc,
 		   struct fors_schedule **out, struct ilp_stats *st,
 		   struct fors_error *err);
-
-struct ilp_precompute {
-	const char *reference;	/* healthy topology file */
-	uint32_t max_failures;
-	uint32_t jobs;
-	uint32_t shard, nshards;
-	uint32_t sample;	/* 0, or only this many classes with exactly
-				   max_failures cables, evenly spread: an
-				   estimate for the whole level */
-	int progress;		/* 1: a bar on stderr; 0: plain lines */
-	int plan;		/* count the distinct phases, solve nothing;
-				   o.cache may then be NULL */
-	struct ilp_opts o;
-};
-
-/* `fors ilp precompute`: report on out, progress on stderr; an exit status. */
-int fors_ilp_precompute(const struct ilp_precompute *pc, FILE *out,
-			struct fors_error *err);
-
-/* `fors ilp list`: every entry checked; the number of bad ones in *bad. */
-int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
-		  struct fors_error *err);
 
 #endif
