@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The heavy-sweep policy without OpenSM: sequences of fabrics through
+ * sweep/sweep.c as the plugin drives it, the tables read back as the
+ * switches would hold them, the files in a private directory.
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric_util.h"
+#include "formats/schedfile.h"
+#include "formats/statefile.h"
+#include "route_util.h"
+#include "suite.h"
+#include "sweep/sweep.h"
+
+#define HOLD 600
+
+/* The log lines a sweep wrote, one per line. */
+struct log {
+	char text[1 << 14];
+	uint32_t errors;
+};
+
+static void sink(void *ctx, int error, const char *msg)
+{
+	struct log *l = ctx;
+	size_t n = strlen(l->text);
+
+	snprintf(l->text + n, sizeof(l->text) - n, "%s\n", msg);
+	l->errors += error != 0;
+}
+
+/* A run: a private directory for the files, the state, the log. */
+struct run {
+	char dir[64];
+	char sched[128], state[128], rejected[128];
+	struct fors_sweep_state *st;
+	struct log log;
+	int corrupt;		/* the read-back breaks a table */
+	uint32_t lmc;
+};
+
+static void open_state(struct run *r)
+{
+	struct fors_sweep_config c = {
+		.schedule_path = r->sched, .rejected_path = r->rejected,
+		.state_path = r->state, .holddown_s = HOLD, .verify = 1,
+	};
+
+	ck_assert_int_eq(fors_sweep_state_open(&c, sink, &r->log, &r->st), 0);
+}
+
+static struct run *run_new(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	ck_assert_ptr_nonnull(r);
+	snprintf(r->dir, sizeof(r->dir), "/tmp/check_sweep-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(r->dir));
+	snprintf(r->sched, sizeof(r->sched), "%s/schedule.dump", r->dir);
+	snprintf(r->state, sizeof(r->state), "%s/state", r->dir);
+	snprintf(r->rejected, sizeof(r->rejected), "%s/rejected.txt", r->dir);
+	r->lmc = 2;
+	open_state(r);
+	return r;
+}
+
+static void run_free(struct run *r)
+{
+	fors_sweep_state_free(r->st);
+	unlink(r->sched);
+	unlink(r->state);
+	unlink(r->rejected);
+	rmdir(r->dir);
+	free(r);
+}
+
+/* The switches' tables: what was installed, or one entry broken. */
+static int read_back(void *ctx, const struct fors_sweep *sw,
+		     struct fors_lft_dump **out, struct fors_error *err)
+{
+	const struct run *r = ctx;
+	struct fors_lft_dump *d = dump_of(sw->route);
+	uint32_t lid = sw->route->lfts->host_lid[0];
+
+	(void)err;
+	/* leaf 0 sends its first host's base LID back up: undelivered */
+	if (r->corrupt)
+		d->sw[0].port[lid] = d->sw[0].port[sw->route->lfts->host_lid[1]];
+	*out = d;
+	return 0;
+}
+
+/* One heavy sweep of live (taken) at time now, as the plugin runs it. */
+static int sweep(struct run *r, struct fors_topology *live, int64_t now)
+{
+	struct fors_route_opts o = { .lmc = r->lmc };
+	struct fors_sweep *sw;
+	struct fors_error err;
+	int e;
+
+	e = fors_sweep_route(r->st, live, now, &o, &sw, &err);
+	if (!e)
+		e = fors_sweep_finish(r->st, sw, read_back, r, now, &err);
+	fors_sweep_free(sw);
+	return e;
+}
+
+/* FT(2;4,4) with the cables of cut[leaf * 4 + spine] cut. */
+static struct fors_topology *ft44(const uint8_t *cut, const uint8_t *dead)
+{
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, cut, dead };
+
+	return gen_topology(&g);
+}
+
+static struct fors_topology *healthy(void)
+{
+	return ft44(NULL, NULL);
+}
+
+static struct fors_topology *one_cut(void)
+{
+	static const uint8_t cut[16] = { 1 };
+
+	return ft44(cut, NULL);
+}
+
+/* The generation of the schedule file, 0 when there is none. */
+static uint64_t generation(const struct run *r)
+{
+	struct fors_schedule *s;
+	struct fors_error err;
+	uint64_t g = 0;
+	size_t i;
+
+	if (access(r->sched, F_OK))
+		return 0;
+	ck_assert_int_eq(fors_schedule_read_file(r->sched, &s, &err), 0);
+	for (i = 0; i < s->nextra; i++)
+		if (!strcmp(s->extra[i].key, "generation"))
+			g = strtoull(s->extra[i].value, NULL, 10);
+	fors_schedule_free(s);
+	return g;
+}
+
+static uint32_t held(const struct run *r)
+{
+	uint32_t n;
+
+	fors_cables_count(r->st->cables, NULL, &n);
+	return n;
+}
+
+/*
+ * Ten flaps of one cable within the hold-down: a new generation when it
+ * first goes down and one when it has stayed up for the hold-down.
+ */
+START_TEST(flapping_cable)
+{
+	struct run *r = run_new();
+	int64_t t = 1000;
+	int i;
+
+	ck_assert_int_eq(sweep(r, healthy(), t), 0);
+	ck_assert_uint_eq(generation(r), 1);
+	for (i = 0; i < 20; i++) {
+		t += 10;
+		ck_assert_int_eq(sweep(r, i % 2 ? healthy() : one_cut(), t), 0);
+		ck_assert_uint_eq(generation(r), 2);
+		if (i % 2) {
+			ck_assert_uint_eq(held(r), 1);
+			ck_assert_int_eq(r->st->wake, t + HOLD);
+		}
+	}
+	ck_assert_int_eq(sweep(r, healthy(), r->st->wake), 0);
+	ck_assert_uint_eq(held(r), 0);
+	ck_assert_int_eq(r->st->wake, 0);
+	ck_assert_uint_eq(generation(r), 3);
+	ck_assert_uint_eq(r->log.errors, 0);
+	run_free(r);
+}
+END_TEST
+
+/*
+ * Leaf 0 loses three cables; they come back held just as its last one
+ * fails. Without the held cables leaf 0 has no uplink: they are put back
+ * into use at once, and the log says so.
+ */
+START_TEST(release_and_retry)
+{
+	static const uint8_t three[16] = { 1, 1, 1, 0 };
+	static const uint8_t last[16] = { 0, 0, 0, 1 };
+	struct run *r = run_new();
+
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	ck_assert_int_eq(sweep(r, ft44(three, NULL), 200), 0);
+	ck_assert_int_eq(sweep(r, ft44(last, NULL), 300), 0);
+	ck_assert_ptr_nonnull(strstr(r->log.text,
+				     "held cables put back into use early"));
+	ck_assert_uint_eq(held(r), 0);
+	ck_assert_int_eq(r->st->wake, 0);
+	ck_assert_uint_eq(generation(r), 3);
+	run_free(r);
+}
+END_TEST
+
+/*
+ * Without a reference the expected fabric is every fabric seen: a spine
+ * that vanished still counts as failed (its plane impacted), where a
+ * sweep that never saw it finds a fabric with one spine less and nothing
+ * impacted.
+ */
+START_TEST(remembered_fabric)
+{
+	static const uint8_t dead[4] = { 0, 0, 0, 1 };
+	struct fors_route_opts o = { .lmc = 2 };
+	struct run *r = run_new(), *fresh = run_new();
+	struct fors_sweep *sw;
+	struct fors_error err;
+
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	ck_assert_int_eq(fors_sweep_route(r->st, ft44(NULL, dead), 200, &o,
+					  &sw, &err), 0);
+	ck_assert_uint_eq(sw->route->fb->q, 4);
+	ck_assert_uint_eq(sw->route->fb->m, 1);
+	fors_sweep_free(sw);
+	ck_assert_int_eq(fors_sweep_route(fresh->st, ft44(NULL, dead), 200, &o,
+					  &sw, &err), 0);
+	ck_assert_uint_eq(sw->route->fb->q, 3);
+	ck_assert_uint_eq(sw->route->fb->m, 0);
+	fors_sweep_free(sw);
+	run_free(r);
+	run_free(fresh);
+}
+END_TEST
+
+/*
+ * A restart reads the state file: the cable is still held, the generation
+ * continues, and the same schedule gives no new one.
+ */
+START_TEST(restart_from_state_file)
+{
+	struct run *r = run_new();
+
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	ck_assert_int_eq(sweep(r, one_cut(), 110), 0);
+	ck_assert_int_eq(sweep(r, healthy(), 120), 0);
+	ck_assert_uint_eq(held(r), 1);
+	ck_assert_uint_eq(generation(r), 2);
+	fors_sweep_state_free(r->st);
+	open_state(r);
+	ck_assert_uint_eq(held(r), 1);
+	ck_assert_ptr_nonnull(r->st->seen);
+	ck_assert_uint_eq(r->st->generation, 2);
+	ck_assert_int_eq(sweep(r, healthy(), 130), 0);
+	ck_assert_uint_eq(held(r), 1);
+	ck_assert_uint_eq(generation(r), 2);
+	ck_assert_int_eq(sweep(r, healthy(), 120 + HOLD), 0);
+	ck_assert_uint_eq(held(r), 0);
+	ck_assert_uint_eq(generation(r), 3);
+	run_free(r);
+}
+END_TEST
+
+/* A state file of another fabric is forgotten, and this one routed. */
+START_TEST(foreign_state_file)
+{
+	struct run *r = run_new();
+
+	ck_assert_int_eq(sweep(r, one_cut(), 100), 0);
+	fors_sweep_state_free(r->st);
+	open_state(r);
+	r->lmc = 1;
+	ck_assert_int_eq(sweep(r, fixture("ibnetdiscover-ft-2-2-lmc1.txt"), 200),
+			 0);
+	ck_assert_ptr_nonnull(strstr(r->log.text,
+				     "shares no switch with this subnet: forgotten"));
+	ck_assert_uint_eq(r->st->cables->n, 2 * 2);
+	run_free(r);
+}
+END_TEST
+
+/* A bad state file is logged and left out, not fatal. */
+START_TEST(bad_state_file)
+{
+	struct run *r = run_new();
+	FILE *f = fopen(r->state, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("fors-state 1\nwritten soon\n", f);
+	fclose(f);
+	fors_sweep_state_free(r->st);
+	open_state(r);
+	ck_assert_ptr_nonnull(strstr(r->log.text,
+				     "state_file not used, starting without it"));
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	run_free(r);
+}
+END_TEST
+
+/*
+ * A table broken between install and read-back: the sweep's verification
+ * refuses it with the checker's count, and nothing of it is kept.
+ */
+START_TEST(verification_refuses)
+{
+	struct run *r = run_new();
+	struct fors_error err;
+	struct fors_route_opts o = { .lmc = 2 };
+	struct fors_sweep *sw;
+
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	r->corrupt = 1;
+	ck_assert_int_eq(fors_sweep_route(r->st, one_cut(), 200, &o, &sw, &err),
+			 0);
+	ck_assert_int_eq(fors_sweep_finish(r->st, sw, read_back, r, 200, &err),
+			 FORS_EVERIFY);
+	ck_assert_msg(strstr(err.msg, "the tables break the schedule's guarantees"),
+		      "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(r->log.text, "verification: "));
+	fors_sweep_free(sw);
+	ck_assert_uint_eq(generation(r), 1);
+	ck_assert_uint_eq(r->st->installed->lmc, 2);
+	run_free(r);
+}
+END_TEST
+
+/* A fabric fors cannot route: refused, logged, and kept for the admin. */
+START_TEST(refusal_kept)
+{
+	static const uint8_t all[16] = { 1, 1, 1, 1 };
+	struct run *r = run_new();
+	struct fors_route_opts o = { .lmc = 2 };
+	struct fors_topology *t;
+	struct fors_sweep *sw;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_sweep_route(r->st, ft44(all, NULL), 100, &o, &sw,
+					  &err), FORS_EINVAL);
+	ck_assert_ptr_null(sw);
+	ck_assert_ptr_nonnull(strstr(r->log.text, "cannot route this fabric: "));
+	ck_assert_int_eq(fors_topology_read_file(r->rejected, &t, &err), 0);
+	fors_topology_free(t);
+	ck_assert_uint_eq(generation(r), 0);
+	run_free(r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("sweep");
+	TCase *tc = tcase_create("sweep");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, flapping_cable);
+	tcase_add_test(tc, release_and_retry);
+	tcase_add_test(tc, remembered_fabric);
+	tcase_add_test(tc, restart_from_state_file);
+	tcase_add_test(tc, foreign_state_file);
+	tcase_add_test(tc, bad_state_file);
+	tcase_add_test(tc, verification_refuses);
+	tcase_add_test(tc, refusal_kept);
+	suite_add_tcase(su, tc);
+	return run_suite(su);
+}
