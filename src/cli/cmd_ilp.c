@@ -95,7 +95,7 @@ static const char usage_list[] =
 	"and print one line per entry: phase KEY feasible|infeasible, or\n"
 	"scenario KEY complete. Exit 0, or 1 when an entry is bad.\n";
 
-struct iargs {
+struct ilp_args {
 	struct ilp_precompute pc;
 	const char *topo;
 	uint32_t secs;
@@ -132,7 +132,7 @@ static int which(const struct option *o, int c)
  * The subcommands share one option table; allowed lists the options (by
  * their value in it) that cmd takes, so no other is silently ignored.
  */
-static int options(const char *cmd, int argc, char **argv, struct iargs *a,
+static int options(const char *cmd, int argc, char **argv, struct ilp_args *a,
 		   const char *usage, const char *allowed)
 {
 	static const struct option opts[] = {
@@ -198,7 +198,7 @@ static int options(const char *cmd, int argc, char **argv, struct iargs *a,
 static int precompute(int argc, char **argv)
 {
 	const char *cmd = "ilp precompute";
-	struct iargs a = { .pc = { .jobs = 1, .nshards = 1,
+	struct ilp_args a = { .pc = { .jobs = 1, .nshards = 1,
 				   .o = { .solver = "cbc" } }, .secs = 600 };
 	struct fors_error err;
 	int r = options(cmd, argc, argv, &a, usage_precompute, "rkcspTjSnPh");
@@ -222,7 +222,7 @@ static int precompute(int argc, char **argv)
 static int route(const char *cmd, int argc, char **argv, const char *usage,
 		 int solve)
 {
-	struct iargs a = { .pc = { .o = { .solver = solve ? "cbc" : NULL } },
+	struct ilp_args a = { .pc = { .o = { .solver = solve ? "cbc" : NULL } },
 			   .secs = 600 };
 	struct fors_scenario *sc = NULL;
 	struct fors_schedule *s = NULL;
@@ -254,7 +254,7 @@ static int route(const char *cmd, int argc, char **argv, const char *usage,
 static int scenario(int argc, char **argv)
 {
 	const char *cmd = "ilp scenario";
-	struct iargs a = { .secs = 1 };
+	struct ilp_args a = { .secs = 1 };
 	struct fors_topology *live = NULL, *ref = NULL;
 	struct fors_scenario *sc = NULL;
 	struct fors_fabric *fb = NULL;
@@ -288,7 +288,7 @@ static int scenario(int argc, char **argv)
 static int list(int argc, char **argv)
 {
 	const char *cmd = "ilp list";
-	struct iargs a = { .secs = 1 };
+	struct ilp_args a = { .secs = 1 };
 	struct fors_error err;
 	uint32_t bad = 0;
 	int r = options(cmd, argc, argv, &a, usage_list, "ch");

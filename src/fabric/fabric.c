@@ -13,7 +13,7 @@
 
 enum { ROLE_NONE = -1 };
 
-struct an {
+struct analysis {
 	const struct fors_topology *e;	/* expected fabric */
 	const struct fors_topology *l;	/* live fabric */
 	struct fors_fabric *fb;
@@ -29,7 +29,7 @@ static const char *name(const struct fors_node *n)
 	return n->desc;
 }
 
-static int refuse2(struct an *a, const struct fors_node *x,
+static int refuse2(struct analysis *a, const struct fors_node *x,
 		   const struct fors_node *y, const char *what)
 {
 	fors_error_set(a->err, "\"%s\" (%s) and \"%s\" (%s): %s", name(x),
@@ -67,7 +67,7 @@ static void insert_sorted(const struct fors_topology *t, uint32_t *v,
 }
 
 /* Every link must be CA-leaf or leaf-spine. */
-static int check_links(struct an *a)
+static int check_links(struct analysis *a)
 {
 	const struct fors_topology *e = a->e;
 	uint32_t i, k;
@@ -95,7 +95,7 @@ static int check_links(struct an *a)
 	return 0;
 }
 
-static int classify(struct an *a)
+static int classify(struct analysis *a)
 {
 	const struct fors_topology *e = a->e;
 	struct fors_fabric *fb = a->fb;
@@ -160,7 +160,7 @@ static uint32_t ncables(const struct fors_topology *t, uint32_t x, uint32_t s)
 }
 
 /* The live node of expected node x, FORS_NO_PEER when it is gone. */
-static uint32_t live_node(const struct an *a, uint32_t x)
+static uint32_t live_node(const struct analysis *a, uint32_t x)
 {
 	const struct fors_node *n = &a->e->nodes[x];
 	uint32_t i;
@@ -178,7 +178,7 @@ static uint32_t live_node(const struct an *a, uint32_t x)
 }
 
 /* Port k of live node n; NULL where that switch has no such port. */
-static const struct fors_port *lport(const struct an *a, uint32_t n,
+static const struct fors_port *lport(const struct analysis *a, uint32_t n,
 				     uint32_t k)
 {
 	if (n == FORS_NO_PEER || k > a->l->nodes[n].nports)
@@ -186,7 +186,7 @@ static const struct fors_port *lport(const struct an *a, uint32_t n,
 	return &a->l->nodes[n].ports[k];
 }
 
-static int planes(struct an *a)
+static int planes(struct analysis *a)
 {
 	struct fors_fabric *fb = a->fb;
 	uint32_t s, l, r, q = 0, *cnt = calloc(fb->nspines, sizeof(uint32_t));
@@ -223,7 +223,7 @@ static int planes(struct an *a)
 }
 
 /* Which expected cables are alive: the same leaf port, the same spine. */
-static void cables_alive(struct an *a)
+static void cables_alive(struct analysis *a)
 {
 	struct fors_fabric *fb = a->fb;
 	uint32_t l, p;
@@ -248,7 +248,7 @@ static void cables_alive(struct an *a)
 	}
 }
 
-static int map_live(struct an *a)
+static int map_live(struct analysis *a)
 {
 	struct fors_fabric *fb = a->fb;
 	uint32_t i;
@@ -275,7 +275,7 @@ static uint32_t host_ports(const struct fors_topology *t, uint32_t x)
 	return c;
 }
 
-static void add_host(struct an *a, uint32_t sid, uint32_t ll, uint32_t k)
+static void add_host(struct analysis *a, uint32_t sid, uint32_t ll, uint32_t k)
 {
 	struct fors_fabric *fb = a->fb;
 	const struct fors_port *pt = &a->l->nodes[ll].ports[k];
@@ -294,7 +294,7 @@ static void add_host(struct an *a, uint32_t sid, uint32_t ll, uint32_t k)
 }
 
 /* Slot = rank among the leaf's host-facing ports in the expected fabric. */
-static int hosts(struct an *a)
+static int hosts(struct analysis *a)
 {
 	struct fors_fabric *fb = a->fb;
 	uint32_t l, k;
@@ -389,7 +389,7 @@ int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 	return 0;
 }
 
-static int reduction(struct an *a)
+static int reduction(struct analysis *a)
 {
 	uint32_t l = 0, l2 = 0;
 	int r = fors_fabric_measure(a->fb, &l, &l2);
@@ -407,7 +407,7 @@ static int reduction(struct an *a)
 }
 
 /* With a reference, every live switch and host port must be known to it. */
-static int check_known(struct an *a)
+static int check_known(struct analysis *a)
 {
 	uint8_t *known;
 	uint32_t i, l, k;
@@ -490,7 +490,7 @@ static int cmp_gid(const void *x, const void *y)
 }
 
 /* Nodes and CA ports are matched by GUID: two with one GUID match nothing. */
-static int unique_guids(struct an *a, const struct fors_topology *t,
+static int unique_guids(struct analysis *a, const struct fors_topology *t,
 			const char *which)
 {
 	uint32_t i, k, n = 0, cap = 0;
@@ -525,7 +525,7 @@ static int unique_guids(struct an *a, const struct fors_topology *t,
  * a spine, two hosts cabled together, a cable on a port beyond what the
  * reference gives the switch.
  */
-static int live_links(struct an *a)
+static int live_links(struct analysis *a)
 {
 	uint32_t i, j, k, *rev;
 	int r = 0;
@@ -572,7 +572,7 @@ int fors_fabric_analyse(const struct fors_topology *live,
 			const struct fors_topology *ref,
 			struct fors_fabric **out, struct fors_error *err)
 {
-	struct an a = { .e = ref ? ref : live, .l = live, .err = err };
+	struct analysis a = { .e = ref ? ref : live, .l = live, .err = err };
 	int r;
 
 	*out = NULL;

@@ -9,7 +9,7 @@
 #include "formats/config.h"
 #include "base/error.h"
 
-struct cp {
+struct config_parser {
 	const char *name;
 	unsigned long lineno;
 	struct fors_config *c;
@@ -18,7 +18,7 @@ struct cp {
 };
 
 __attribute__((format(printf, 3, 4)))
-static void say(struct cp *p, int error, const char *fmt, ...)
+static void say(struct config_parser *p, int error, const char *fmt, ...)
 {
 	char msg[512];
 	int n;
@@ -51,7 +51,8 @@ void fors_config_free(struct fors_config *c)
 	fors_config_defaults(c);
 }
 
-static int path_key(struct cp *p, const char *key, const char *v, char **dst)
+static int path_key(struct config_parser *p, const char *key, const char *v,
+		    char **dst)
 {
 	char *s;
 
@@ -68,7 +69,8 @@ static int path_key(struct cp *p, const char *key, const char *v, char **dst)
 	return 0;
 }
 
-static int bool_key(struct cp *p, const char *key, const char *v, int *dst)
+static int bool_key(struct config_parser *p, const char *key, const char *v,
+		    int *dst)
 {
 	if (!strcasecmp(v, "TRUE") || !strcasecmp(v, "yes"))
 		*dst = 1;
@@ -80,7 +82,7 @@ static int bool_key(struct cp *p, const char *key, const char *v, int *dst)
 	return 0;
 }
 
-static int number_key(struct cp *p, const char *key, const char *v,
+static int number_key(struct config_parser *p, const char *key, const char *v,
 		      unsigned lo, unsigned hi, const char *unit, unsigned *dst)
 {
 	char *e;
@@ -96,7 +98,7 @@ static int number_key(struct cp *p, const char *key, const char *v,
 	return 0;
 }
 
-static int pair(struct cp *p, const char *key, const char *v)
+static int pair(struct config_parser *p, const char *key, const char *v)
 {
 	struct fors_config *c = p->c;
 
@@ -127,7 +129,7 @@ static int pair(struct cp *p, const char *key, const char *v)
 }
 
 /* Split "key value # comment" in place; trailing blanks dropped. */
-static int line(struct cp *p, char *s)
+static int line(struct config_parser *p, char *s)
 {
 	char *key, *v, *e;
 
@@ -155,7 +157,7 @@ static int line(struct cp *p, char *s)
 int fors_config_parse(FILE *in, const char *name, struct fors_config *c,
 		      fors_config_note note, void *ctx)
 {
-	struct cp p = { name, 0, c, note, ctx };
+	struct config_parser p = { name, 0, c, note, ctx };
 	char *buf = NULL;
 	size_t cap = 0;
 	int e = 0;

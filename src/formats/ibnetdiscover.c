@@ -19,7 +19,7 @@
 #include "formats/io.h"
 #include "sys/atomic.h"
 
-struct tp {
+struct topo_parser {
 	const char *name;
 	unsigned long lineno;
 	struct fors_topology *t;
@@ -30,7 +30,7 @@ struct tp {
 	struct fors_error *err;
 };
 
-static int bad(struct tp *p, const char *what)
+static int bad(struct topo_parser *p, const char *what)
 {
 	fors_error_set(p->err, "%s:%lu: %s", p->name, p->lineno, what);
 	return FORS_EFORMAT;
@@ -76,7 +76,7 @@ static uint32_t lid_after(const char *s)
 	return parse_u64(&l, 10, &v) || v > 0xffff ? 0 : (uint32_t)v;
 }
 
-static int grow(struct tp *p)
+static int grow(struct topo_parser *p)
 {
 	struct fors_node *n;
 	char ***ids;
@@ -94,7 +94,8 @@ static int grow(struct tp *p)
 	return 0;
 }
 
-static int node_header(struct tp *p, const char *s, enum fors_node_type type)
+static int node_header(struct topo_parser *p, const char *s,
+		       enum fors_node_type type)
 {
 	struct fors_node *n;
 	uint64_t ports;
@@ -168,7 +169,7 @@ static int port_ref(const char **s, uint64_t *port, uint64_t *guid)
 	return 0;
 }
 
-static int port_line(struct tp *p, const char *s)
+static int port_line(struct topo_parser *p, const char *s)
 {
 	struct fors_node *n;
 	uint64_t port, pport, guid, pguid;
@@ -206,14 +207,14 @@ static int starts(const char *s, const char *word)
 	return !strncmp(s, word, n) && (s[n] == ' ' || s[n] == '\t');
 }
 
-static int guid_line(struct tp *p, const char *s, uint64_t *v)
+static int guid_line(struct topo_parser *p, const char *s, uint64_t *v)
 {
 	if (hex_guid(strchr(s, '=') + 1, v))
 		return bad(p, "expected a hexadecimal GUID after '='");
 	return 0;
 }
 
-static int line(struct tp *p, const char *s)
+static int line(struct topo_parser *p, const char *s)
 {
 	s = skip_ws(s);
 	if (!*s || *s == '#')
@@ -261,8 +262,8 @@ static uint32_t find(const struct fors_topology *t, const uint32_t *ord,
 	return FORS_NO_PEER;
 }
 
-static int link_error(struct tp *p, const struct fors_node *n, uint32_t port,
-		      const char *what)
+static int link_error(struct topo_parser *p, const struct fors_node *n,
+		      uint32_t port, const char *what)
 {
 	fors_error_set(p->err, "%s:%lu: node \"%s\" port %u: %s", p->name,
 		       n->line, n->id, port, what);
@@ -270,7 +271,7 @@ static int link_error(struct tp *p, const struct fors_node *n, uint32_t port,
 }
 
 /* Peer ids to indices; each link end must agree with the other. */
-static int resolve(struct tp *p, const uint32_t *ord)
+static int resolve(struct topo_parser *p, const uint32_t *ord)
 {
 	struct fors_topology *t = p->t;
 	uint32_t i, k;
@@ -305,7 +306,7 @@ static int resolve(struct tp *p, const uint32_t *ord)
 	return 0;
 }
 
-static int finish(struct tp *p)
+static int finish(struct topo_parser *p)
 {
 	struct fors_topology *t = p->t;
 	uint32_t *ord = malloc(sizeof(uint32_t) * (t->nnodes + 1)), i;
@@ -329,7 +330,7 @@ static int finish(struct tp *p)
 	return r;
 }
 
-static void free_peer_ids(struct tp *p)
+static void free_peer_ids(struct topo_parser *p)
 {
 	uint32_t i, k;
 
@@ -344,7 +345,7 @@ static void free_peer_ids(struct tp *p)
 int fors_topology_read(FILE *in, const char *name,
 		       struct fors_topology **out, struct fors_error *err)
 {
-	struct tp p = { .name = name, .cur = FORS_NO_PEER, .err = err };
+	struct topo_parser p = { .name = name, .cur = FORS_NO_PEER, .err = err };
 	char *buf = NULL;
 	size_t cap = 0;
 	int r = 0;

@@ -68,7 +68,7 @@ int fors_lfts_write(FILE *out, const struct fors_lfts *t,
 	return ferror(out) ? FORS_EIO : FORS_OK;
 }
 
-struct dr {
+struct dump_reader {
 	const char *name;
 	unsigned long lineno;
 	struct fors_lft_dump *d;
@@ -76,7 +76,7 @@ struct dr {
 	struct fors_error *err;
 };
 
-static int bad(struct dr *r, const char *what)
+static int bad(struct dump_reader *r, const char *what)
 {
 	fors_error_set(r->err, "%s:%lu: %s", r->name, r->lineno, what);
 	return FORS_EFORMAT;
@@ -102,7 +102,7 @@ static int header_desc(const char *s, const char **b, size_t *len)
 	return 0;
 }
 
-static int header(struct dr *r, const char *s)
+static int header(struct dump_reader *r, const char *s)
 {
 	struct fors_lft_switch *sw;
 	const char *c = strchr(s, '['), *g = strstr(s, " guid "), *l, *desc;
@@ -152,7 +152,7 @@ static int header(struct dr *r, const char *s)
 	return 0;
 }
 
-static int entry(struct dr *r, const char *s)
+static int entry(struct dump_reader *r, const char *s)
 {
 	struct fors_lft_switch *sw;
 	uint64_t lid, port;
@@ -188,7 +188,7 @@ void fors_lft_dump_free(struct fors_lft_dump *d)
 int fors_lft_dump_read(FILE *in, const char *name, struct fors_lft_dump **out,
 		       struct fors_error *err)
 {
-	struct dr r = { .name = name, .err = err };
+	struct dump_reader r = { .name = name, .err = err };
 	char *buf = NULL;
 	size_t cap = 0;
 	int e = 0;

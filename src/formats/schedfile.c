@@ -183,7 +183,7 @@ uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip)
 
 /* ---- reader ---- */
 
-struct rd {
+struct sched_reader {
 	FILE *in;
 	const char *name;
 	char *line;
@@ -196,7 +196,7 @@ struct rd {
 	int code;		/* first error; later ones keep its message */
 };
 
-static int bad(struct rd *r, const char *fmt, const char *what)
+static int bad(struct sched_reader *r, const char *fmt, const char *what)
 {
 	char msg[256];
 
@@ -228,7 +228,7 @@ static char *quoted(char **cur)
 	return start;
 }
 
-static int more_fields(struct rd *r)
+static int more_fields(struct sched_reader *r)
 {
 	int n = r->toks ? 2 * r->toks : 16;
 	char **t = realloc(r->tok, sizeof(*t) * n);
@@ -241,7 +241,7 @@ static int more_fields(struct rd *r)
 }
 
 /* Split the line into fields; 0 for a comment, -1 for a broken field. */
-static int split(struct rd *r)
+static int split(struct sched_reader *r)
 {
 	char *cur = r->line;
 
@@ -270,7 +270,7 @@ static int split(struct rd *r)
 }
 
 /* Next line with content; 0 at end of file or after an error. */
-static int next(struct rd *r)
+static int next(struct sched_reader *r)
 {
 	int n;
 
@@ -297,7 +297,7 @@ static int num(const char *t, uint64_t max, uint64_t *v)
 	return parse_u64(&t, 0, v) || *t || *v > max ? -1 : 0;
 }
 
-static int field(struct rd *r, int i, uint64_t max, uint64_t *v,
+static int field(struct sched_reader *r, int i, uint64_t max, uint64_t *v,
 		 const char *what)
 {
 	if (num(r->tok[i], max, v))
@@ -305,7 +305,7 @@ static int field(struct rd *r, int i, uint64_t max, uint64_t *v,
 	return 0;
 }
 
-static int opt_field(struct rd *r, int i, uint64_t max, int32_t *v,
+static int opt_field(struct sched_reader *r, int i, uint64_t max, int32_t *v,
 		     const char *what)
 {
 	uint64_t x;
@@ -320,7 +320,7 @@ static int opt_field(struct rd *r, int i, uint64_t max, int32_t *v,
 	return 0;
 }
 
-static int header(struct rd *r)
+static int header(struct sched_reader *r)
 {
 	if (!next(r))
 		return bad(r, "%s", "empty file: expected 'fors-schedule 1'");
@@ -347,7 +347,7 @@ static int plain(const char *t)
 	return *t && *t != '"' && !t[strcspn(t, " \t")];
 }
 
-static int fabric_key(struct rd *r, int i, uint64_t *vals, int *have)
+static int fabric_key(struct sched_reader *r, int i, uint64_t *vals, int *have)
 {
 	const char *k = r->tok[i], *v = r->tok[i + 1];
 	size_t j;
@@ -371,7 +371,8 @@ static int fabric_key(struct rd *r, int i, uint64_t *vals, int *have)
 	return 0;
 }
 
-static int fabric_check(struct rd *r, const uint64_t *v, const int *have)
+static int fabric_check(struct sched_reader *r, const uint64_t *v,
+			const int *have)
 {
 	struct fors_schedule *s = r->s;
 	size_t j;
@@ -398,7 +399,7 @@ static int fabric_check(struct rd *r, const uint64_t *v, const int *have)
 	return s->start ? 0 : FORS_ENOMEM;
 }
 
-static int fabric(struct rd *r)
+static int fabric(struct sched_reader *r)
 {
 	uint64_t vals[NKEYS];
 	int have[NKEYS] = { 0 }, i, e;
@@ -415,7 +416,7 @@ static int fabric(struct rd *r)
 	return fabric_check(r, vals, have);
 }
 
-static int host(struct rd *r)
+static int host(struct sched_reader *r)
 {
 	struct fors_schedule *s = r->s;
 	struct fors_host h = { 0 }, *nh;
@@ -448,7 +449,7 @@ static int host(struct rd *r)
 	return 0;
 }
 
-static int xfer(struct rd *r, struct fors_xfer *x)
+static int xfer(struct sched_reader *r, struct fors_xfer *x)
 {
 	const struct fors_schedule *s = r->s;
 	uint64_t hi = (uint64_t)s->m0 * s->m1 - 1, v;
@@ -468,7 +469,7 @@ static int xfer(struct rd *r, struct fors_xfer *x)
 	return 0;
 }
 
-static int grow(struct rd *r, size_t need, size_t *cap)
+static int grow(struct sched_reader *r, size_t need, size_t *cap)
 {
 	struct fors_schedule *s = r->s;
 	struct fors_xfer *x;
@@ -486,7 +487,7 @@ static int grow(struct rd *r, size_t need, size_t *cap)
 	return 0;
 }
 
-static int phase_head(struct rd *r, uint32_t p, uint64_t *n)
+static int phase_head(struct sched_reader *r, uint32_t p, uint64_t *n)
 {
 	uint64_t v, hosts = (uint64_t)r->s->m0 * r->s->m1;
 	char what[64];
@@ -500,7 +501,7 @@ static int phase_head(struct rd *r, uint32_t p, uint64_t *n)
 	return field(r, 2, hosts, n, "a transfer count of at most one per host");
 }
 
-static int phases(struct rd *r, int have_line)
+static int phases(struct sched_reader *r, int have_line)
 {
 	struct fors_schedule *s = r->s;
 	size_t cap = 0;
@@ -527,7 +528,7 @@ static int phases(struct rd *r, int have_line)
 	return have_line ? 1 : 0;
 }
 
-static int tail(struct rd *r, int have_line)
+static int tail(struct sched_reader *r, int have_line)
 {
 	uint64_t n;
 
@@ -544,7 +545,7 @@ static int tail(struct rd *r, int have_line)
 	return 0;
 }
 
-static int body(struct rd *r)
+static int body(struct sched_reader *r)
 {
 	int e, have = 0;
 
@@ -572,7 +573,7 @@ static int body(struct rd *r)
 int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
 		       struct fors_error *err)
 {
-	struct rd r = { .in = in, .name = name, .err = err };
+	struct sched_reader r = { .in = in, .name = name, .err = err };
 	int e;
 
 	*out = NULL;

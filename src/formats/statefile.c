@@ -36,14 +36,14 @@ int fors_state_write(FILE *out, const struct fors_cables *cs,
 	return ferror(out) ? FORS_EIO : FORS_OK;
 }
 
-struct sw {
+struct state_out {
 	const struct fors_cables *cs;
 	const struct fors_topology *seen;
 };
 
 static int write_cb(FILE *out, const void *arg)
 {
-	const struct sw *w = arg;
+	const struct state_out *w = arg;
 
 	return fors_state_write(out, w->cs, w->seen);
 }
@@ -52,19 +52,19 @@ int fors_state_write_file(const char *path, const struct fors_cables *cs,
 			  const struct fors_topology *seen,
 			  struct fors_error *err)
 {
-	struct sw w = { cs, seen };
+	struct state_out w = { cs, seen };
 
 	return fors_write_atomic(path, write_cb, &w, err);
 }
 
-struct sr {
+struct state_reader {
 	const char *name;
 	unsigned long lineno;
 	struct fors_cables *cs;
 	struct fors_error *err;
 };
 
-static int bad(struct sr *r, const char *what)
+static int bad(struct state_reader *r, const char *what)
 {
 	fors_error_set(r->err, "%s:%lu: %s", r->name, r->lineno, what);
 	return FORS_EFORMAT;
@@ -132,7 +132,7 @@ static const char *cable_ends(const char **s, char *id[2], uint32_t port[2])
 	return NULL;
 }
 
-static int cable_line(struct sr *r, const char *s)
+static int cable_line(struct state_reader *r, const char *s)
 {
 	char *id[2] = { NULL, NULL };
 	uint32_t port[2];
@@ -164,7 +164,7 @@ static int cable_line(struct sr *r, const char *s)
 }
 
 /* "KEY N" with N at most max; 1 when the line is not KEY's. */
-static int number_line(struct sr *r, const char *s, const char *key,
+static int number_line(struct state_reader *r, const char *s, const char *key,
 		       uint64_t max, uint64_t *v)
 {
 	size_t n = strlen(key);
@@ -180,7 +180,7 @@ static int number_line(struct sr *r, const char *s, const char *key,
 	return 0;
 }
 
-static int state_line(struct sr *r, const char *s)
+static int state_line(struct state_reader *r, const char *s)
 {
 	uint64_t v;
 	int e;
@@ -204,7 +204,7 @@ static int state_line(struct sr *r, const char *s)
 static int read_state(FILE *in, const char *name, struct fors_cables *cs,
 		      struct fors_topology **seen, struct fors_error *err)
 {
-	struct sr r = { name, 0, cs, err };
+	struct state_reader r = { name, 0, cs, err };
 	char *buf = NULL, part[512];
 	size_t cap = 0;
 	int e = 0, topo = 0;
@@ -240,7 +240,7 @@ static int first_line_is(FILE *in, const char *want)
 	return r;
 }
 
-struct rd {
+struct state_parts {
 	struct fors_cables **cs;
 	struct fors_topology **seen;
 };
@@ -248,7 +248,7 @@ struct rd {
 static int read_cb(FILE *in, const char *name, void *out,
 		   struct fors_error *err)
 {
-	struct rd *d = out;
+	struct state_parts *d = out;
 
 	*d->cs = fors_cables_new();
 	if (!*d->cs) {
@@ -263,7 +263,7 @@ static int read_cb(FILE *in, const char *name, void *out,
 int fors_state_read_file(const char *path, struct fors_cables **cs,
 			 struct fors_topology **seen, struct fors_error *err)
 {
-	struct rd d = { cs, seen };
+	struct state_parts d = { cs, seen };
 	int e;
 
 	*cs = NULL;

@@ -31,7 +31,7 @@ struct fors_sched {
 };
 
 /* What a load needs to name the line of an inconsistency. */
-struct ld {
+struct loader {
 	const char *name;
 	const char *buf;	/* the whole file */
 	size_t len;
@@ -45,7 +45,7 @@ static void *alloc(size_t n, size_t size)
 }
 
 /* The number of the k-th line with content (from 1), as the reader counts. */
-static unsigned long line_of(const struct ld *l, size_t k)
+static unsigned long line_of(const struct loader *l, size_t k)
 {
 	unsigned long line = 0;
 	size_t i = 0, j, end;
@@ -64,7 +64,7 @@ static unsigned long line_of(const struct ld *l, size_t k)
 	return line;
 }
 
-static int bad(const struct ld *l, size_t k, const char *fmt, uint32_t a,
+static int bad(const struct loader *l, size_t k, const char *fmt, uint32_t a,
 	       uint32_t b)
 {
 	char msg[128];
@@ -79,7 +79,7 @@ static int bad(const struct ld *l, size_t k, const char *fmt, uint32_t a,
 #define HOST_LINE(i) (3 + (i))
 #define XFER_LINE(s, p, g) (4 + (s)->nhosts + (p) + (g))
 
-static int generation(struct fors_sched *s, const struct ld *l)
+static int generation(struct fors_sched *s, const struct loader *l)
 {
 	const struct fors_schedule *sc = s->sc;
 	const char *v;
@@ -122,7 +122,7 @@ static int cmp_desc(const void *a, const void *b)
 	return cmp_host(*(const struct fors_sched_host **)a, y->desc, y->port);
 }
 
-static int hosts(struct fors_sched *s, const struct ld *l)
+static int hosts(struct fors_sched *s, const struct loader *l)
 {
 	const struct fors_schedule *sc = s->sc;
 	size_t i, n = sc->nhosts;
@@ -162,7 +162,7 @@ static int cmp_key(const void *a, const void *b)
  * Sort phase p's offsets by source (dst 0) or destination (dst 1) into ix;
  * ties sort by offset, so a repeated host names its second line.
  */
-static int index_phase(struct fors_sched *s, const struct ld *l, uint32_t p,
+static int index_phase(struct fors_sched *s, const struct loader *l, uint32_t p,
 		       int dst, uint32_t *key, uint16_t *ix)
 {
 	const size_t st = s->sc->start[p], n = s->sc->start[p + 1] - st;
@@ -185,7 +185,7 @@ static int index_phase(struct fors_sched *s, const struct ld *l, uint32_t p,
 	return 0;
 }
 
-static int xfers(struct fors_sched *s, const struct ld *l)
+static int xfers(struct fors_sched *s, const struct loader *l)
 {
 	const struct fors_schedule *sc = s->sc;
 	uint32_t *key, p;
@@ -221,7 +221,7 @@ static int xfers(struct fors_sched *s, const struct ld *l)
 	return e;
 }
 
-static int load(struct fors_sched *s, const struct ld *l)
+static int load(struct fors_sched *s, const struct loader *l)
 {
 	FILE *f = fmemopen((void *)l->buf, l->len, "r");
 	int e;
@@ -248,7 +248,7 @@ static int read_cb(FILE *in, const char *name, void *out,
 		   struct fors_error *err)
 {
 	struct fors_sched **res = out, *s;
-	struct ld l = { .name = name, .err = err };
+	struct loader l = { .name = name, .err = err };
 	struct fors_slurp f;
 	int e;
 

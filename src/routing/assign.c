@@ -29,7 +29,7 @@ struct memo {
 	uint32_t *sub;		/* [n] */
 };
 
-struct asg {
+struct assigner {
 	const struct fors_fabric *fb;
 	struct fors_schedule *s;
 	struct inter in;
@@ -55,12 +55,12 @@ const char *fors_method_name(enum fors_method m)
 	return name[m];
 }
 
-static uint32_t leaf_of(const struct asg *a, uint32_t sid)
+static uint32_t leaf_of(const struct assigner *a, uint32_t sid)
 {
 	return sid / a->fb->m0;
 }
 
-static void ranks(struct asg *a, uint32_t p)
+static void ranks(struct assigner *a, uint32_t p)
 {
 	uint32_t s, r = 0;
 
@@ -70,14 +70,14 @@ static void ranks(struct asg *a, uint32_t p)
 }
 
 /* The plane Algorithm 2 gives, or -1 when it gives none. */
-static int32_t alg2_plane(const struct asg *a, const struct fors_xfer *x)
+static int32_t alg2_plane(const struct assigner *a, const struct fors_xfer *x)
 {
 	uint32_t r = a->rank[x->src % a->fb->m0];
 
 	return r < a->nunimp ? (int32_t)a->order[r] : -1;
 }
 
-static int16_t *offsets_of(const struct asg *a, uint32_t l, uint32_t sid)
+static int16_t *offsets_of(const struct assigner *a, uint32_t l, uint32_t sid)
 {
 	uint32_t h = (uint32_t)a->fb->host_at[sid];
 
@@ -89,8 +89,8 @@ static int16_t *offsets_of(const struct asg *a, uint32_t l, uint32_t sid)
  * offsets already reach, or a new one while an offset is free (when tight,
  * only if none is taken yet).
  */
-static int allowed(const struct asg *a, uint32_t l, uint32_t sid, uint32_t p,
-		   int tight)
+static int allowed(const struct assigner *a, uint32_t l, uint32_t sid,
+		   uint32_t p, int tight)
 {
 	const int16_t *o;
 	uint32_t j;
@@ -109,8 +109,8 @@ static int allowed(const struct asg *a, uint32_t l, uint32_t sid, uint32_t p,
  * phases it is congestion-free wherever that plane is live (doc/narrow-lmc.md),
  * so a healthy fabric needs one offset; else a plane already reached.
  */
-static int32_t hint(const struct asg *a, const struct fors_xfer *x, uint32_t ls,
-		    uint32_t ld)
+static int32_t hint(const struct assigner *a, const struct fors_xfer *x,
+		    uint32_t ls, uint32_t ld)
 {
 	const struct fors_fabric *fb = a->fb;
 	const int16_t *o;
@@ -131,7 +131,7 @@ static int32_t hint(const struct asg *a, const struct fors_xfer *x, uint32_t ls,
 }
 
 /* Give the offsets of a coloured transfer's pair its plane. */
-static void remember(struct asg *a, const struct fors_xfer *x)
+static void remember(struct assigner *a, const struct fors_xfer *x)
 {
 	int16_t *o = offsets_of(a, leaf_of(a, x->src), x->dst);
 	uint32_t j;
@@ -164,7 +164,8 @@ static const struct lec_budget tight_budget = {
  * Place the n transfers of phase p in k sub-phases: a list edge colouring
  * whose colours are (sub-phase, plane) pairs. Returns the solver's verdict.
  */
-static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k, int tight)
+static int colour(struct assigner *a, uint32_t p, uint32_t n, uint32_t k,
+		  int tight)
 {
 	const struct fors_fabric *fb = a->fb;
 	struct lec_problem lp;
@@ -214,7 +215,7 @@ static int colour(struct asg *a, uint32_t p, uint32_t n, uint32_t k, int tight)
 }
 
 /* Kuhn's augmenting path: transfer i into a plane alive at both leaves. */
-static int augment(const struct asg *a, const uint32_t *set, uint32_t i,
+static int augment(const struct assigner *a, const uint32_t *set, uint32_t i,
 		   int32_t *owner, uint32_t *seen, uint32_t stamp)
 {
 	const struct fors_xfer *x = &a->s->xfers[a->pend[set[i]]];
@@ -239,7 +240,7 @@ static int augment(const struct asg *a, const uint32_t *set, uint32_t i,
  * places at most nu of the transfers of one leaf, nu the largest matching
  * of them into planes alive at both ends.
  */
-static uint32_t sub_bound(const struct asg *a, uint32_t n)
+static uint32_t sub_bound(const struct assigner *a, uint32_t n)
 {
 	const struct fors_fabric *fb = a->fb;
 	uint32_t *set = malloc(sizeof(uint32_t) * (n + 1));
@@ -274,7 +275,7 @@ static uint32_t sub_bound(const struct asg *a, uint32_t n)
  * The fewest sub-phases: k from the counting bound up, each smaller k
  * proven infeasible by the solver (or counted as unproven).
  */
-static int split(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
+static int split(struct assigner *a, uint32_t p, uint32_t n, uint32_t *k)
 {
 	uint32_t lb = sub_bound(a, n);
 	int r;
@@ -289,7 +290,7 @@ static int split(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 
 static int by_key(const void *x, const void *y, void *arg)
 {
-	const struct asg *a = arg;
+	const struct assigner *a = arg;
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
 	const struct fors_xfer *u = &a->s->xfers[i], *v = &a->s->xfers[j];
 	uint32_t ku = leaf_of(a, u->src) * a->fb->m1 + leaf_of(a, u->dst);
@@ -303,7 +304,7 @@ static int by_key(const void *x, const void *y, void *arg)
  * leaf pairs: solve each once. Sorting the pending transfers by leaf pair
  * makes equal graphs line up; parallel transfers are interchangeable.
  */
-static uint64_t sort_pending(struct asg *a, uint32_t n)
+static uint64_t sort_pending(struct assigner *a, uint32_t n)
 {
 	uint64_t h = 1469598103934665603ull;
 	uint32_t i;
@@ -318,7 +319,7 @@ static uint64_t sort_pending(struct asg *a, uint32_t n)
 	return h;
 }
 
-static const struct memo *memo_find(const struct asg *a, uint32_t n,
+static const struct memo *memo_find(const struct assigner *a, uint32_t n,
 				    uint64_t h)
 {
 	uint32_t i;
@@ -330,7 +331,7 @@ static const struct memo *memo_find(const struct asg *a, uint32_t n,
 	return NULL;
 }
 
-static int memo_add(struct asg *a, uint32_t p, uint32_t n, uint64_t h,
+static int memo_add(struct assigner *a, uint32_t p, uint32_t n, uint64_t h,
 		    uint32_t k, uint32_t unproven)
 {
 	struct memo *m;
@@ -365,7 +366,7 @@ static int memo_add(struct asg *a, uint32_t p, uint32_t n, uint64_t h,
 }
 
 /* Colour the pending transfers of phase p, splitting it if need be. */
-static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
+static int solve(struct assigner *a, uint32_t p, uint32_t n, uint32_t *k)
 {
 	uint32_t unproven = a->info->unproven, i;
 	uint64_t h = sort_pending(a, n);
@@ -395,7 +396,7 @@ static int solve(struct asg *a, uint32_t p, uint32_t n, uint32_t *k)
 	return a->om ? 0 : memo_add(a, p, n, h, *k, a->info->unproven - unproven);
 }
 
-static int phase(struct asg *a, uint32_t p)
+static int phase(struct assigner *a, uint32_t p)
 {
 	struct fors_schedule *s = a->s;
 	uint32_t n = 0, k = 1;
@@ -427,7 +428,7 @@ static int phase(struct asg *a, uint32_t p)
 	return fors_split_phase(&a->out, s, p, a->sub, k);
 }
 
-static int setup(struct asg *a)
+static int setup(struct assigner *a)
 {
 	const struct fors_fabric *fb = a->fb;
 	uint32_t p, k = 0, m = fb->m1 * fb->m0;
@@ -457,7 +458,7 @@ static int setup(struct asg *a)
 	return 0;
 }
 
-static void cleanup(struct asg *a)
+static void cleanup(struct assigner *a)
 {
 	uint32_t i;
 
@@ -484,7 +485,7 @@ static void cleanup(struct asg *a)
  * The product is a copy of in: its transfers get their planes where they
  * are, and the splitter rebuilds its phases at the end.
  */
-static int run(struct asg *a, const struct fors_schedule *in,
+static int run(struct assigner *a, const struct fors_schedule *in,
 	       struct fors_schedule **out, struct fors_error *err)
 {
 	uint32_t p;
@@ -519,7 +520,7 @@ int fors_assign_planes(const struct fors_fabric *fb,
 		       const struct fors_schedule *s, struct fors_schedule **out,
 		       struct fors_assign_info *info, struct fors_error *err)
 {
-	struct asg a = { .fb = fb, .info = info };
+	struct assigner a = { .fb = fb, .info = info };
 
 	return run(&a, s, out, err);
 }
@@ -548,7 +549,7 @@ int fors_assign_narrow(const struct fors_fabric *fb,
 		       struct fors_schedule **out, struct fors_offmap **om,
 		       struct fors_assign_info *info, struct fors_error *err)
 {
-	struct asg a = { .fb = fb, .info = info };
+	struct assigner a = { .fb = fb, .info = info };
 	size_t n = (size_t)fb->m1 * fb->nhosts * k;
 	int r;
 

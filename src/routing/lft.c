@@ -21,7 +21,7 @@
 #define NONE UINT32_MAX
 #define NO_PLANE UINT16_MAX
 
-struct lb {
+struct lft_build {
 	const struct fors_topology *t;
 	const struct fors_fabric *fb;
 	struct fors_lfts *lf;
@@ -48,7 +48,7 @@ static uint32_t leaf_of(const struct fors_fabric *fb, uint32_t h)
 	return fb->hosts[h].sid / fb->m0;
 }
 
-static int switches(struct lb *b)
+static int switches(struct lft_build *b)
 {
 	const struct fors_fabric *fb = b->fb;
 	struct fors_lfts *lf = b->lf;
@@ -74,7 +74,8 @@ static int switches(struct lb *b)
 	return 0;
 }
 
-static int lid_error(struct lb *b, const char *what, const struct fors_node *n)
+static int lid_error(struct lft_build *b, const char *what,
+		     const struct fors_node *n)
 {
 	fors_error_set(b->err, "%s \"%s\" (%s)%s", what, n->desc, n->id,
 		       "; use --renumber-lids to let fors assign LIDs");
@@ -82,7 +83,7 @@ static int lid_error(struct lb *b, const char *what, const struct fors_node *n)
 }
 
 /* LIDs as the topology gives them; 1 when it gives none at all. */
-static int topology_lids(struct lb *b)
+static int topology_lids(struct lft_build *b)
 {
 	const struct fors_fabric *fb = b->fb;
 	struct fors_lfts *lf = b->lf;
@@ -124,7 +125,7 @@ static void assign_lids(struct fors_lfts *lf, uint32_t nhosts)
 }
 
 /* Every LID owned once, all within the unicast range. */
-static int check_lids(struct lb *b)
+static int check_lids(struct lft_build *b)
 {
 	struct fors_lfts *lf = b->lf;
 	uint32_t i, j, max = 0;
@@ -168,7 +169,7 @@ static int siblings(const struct fors_fabric *fb, uint32_t g, uint32_t h)
 }
 
 /* Is plane p's spine that of the designated plane of an earlier sibling? */
-static int sibling_spine(const struct lb *b, uint32_t h, uint32_t p)
+static int sibling_spine(const struct lft_build *b, uint32_t h, uint32_t p)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t g;
@@ -180,7 +181,7 @@ static int sibling_spine(const struct lb *b, uint32_t h, uint32_t p)
 	return 0;
 }
 
-static int taken_in_leaf(const struct lb *b, uint32_t h, uint32_t p)
+static int taken_in_leaf(const struct lft_build *b, uint32_t h, uint32_t p)
 {
 	uint32_t g;
 
@@ -192,7 +193,7 @@ static int taken_in_leaf(const struct lb *b, uint32_t h, uint32_t p)
 }
 
 /* Slot mod q, moved to a live plane on a spine no sibling uses. */
-static void designate(struct lb *b, uint32_t h)
+static void designate(struct lft_build *b, uint32_t h)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t q = fb->q, l = leaf_of(fb, h), start = fb->hosts[h].sid % fb->m0;
@@ -218,7 +219,7 @@ static void designate(struct lb *b, uint32_t h)
 }
 
 /* Ports of one node (or system image) form a group, listed through next. */
-static int groups(struct lb *b)
+static int groups(struct lft_build *b)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t h, g, *last;
@@ -245,7 +246,7 @@ static int groups(struct lb *b)
 	return 0;
 }
 
-static uint16_t *rplane_at(const struct lb *b, uint32_t h, uint32_t l,
+static uint16_t *rplane_at(const struct lft_build *b, uint32_t h, uint32_t l,
 			   uint32_t j)
 {
 	return &b->rplane[((size_t)h * b->fb->m1 + l) * nlids(b->lf) + j];
@@ -256,7 +257,7 @@ static uint16_t *rplane_at(const struct lb *b, uint32_t h, uint32_t l,
  * the route g has if it came first, else its nominal plane's wherever that
  * plane is live at both ends (g will be held to it); NONE if unknown.
  */
-static uint32_t spine_from(const struct lb *b, uint32_t g, uint32_t h,
+static uint32_t spine_from(const struct lft_build *b, uint32_t g, uint32_t h,
 			   uint32_t l, uint32_t j)
 {
 	const struct fors_fabric *fb = b->fb;
@@ -274,7 +275,7 @@ static uint32_t spine_from(const struct lb *b, uint32_t g, uint32_t h,
 }
 
 /* Does another port of h's node reach offset j from leaf l through s? */
-static int sibling_route(const struct lb *b, uint32_t h, uint32_t l,
+static int sibling_route(const struct lft_build *b, uint32_t h, uint32_t l,
 			 uint32_t j, uint32_t s)
 {
 	uint32_t g;
@@ -286,7 +287,8 @@ static int sibling_route(const struct lb *b, uint32_t h, uint32_t l,
 }
 
 /* The plane leaf l uses for offset j of host h; q when there is none. */
-static uint32_t route_plane(struct lb *b, uint32_t h, uint32_t l, uint32_t j)
+static uint32_t route_plane(struct lft_build *b, uint32_t h, uint32_t l,
+			    uint32_t j)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t q = fb->q, lh = leaf_of(fb, h), k, best = q, bcost = 0;
@@ -337,7 +339,7 @@ static void set(struct fors_lfts *lf, uint32_t sw, uint32_t lid, uint32_t port)
 }
 
 /* The leaves' data paths, and spines with a cable to the host's leaf. */
-static void pin_host(struct lb *b, uint32_t h, uint32_t j)
+static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 {
 	const struct fors_fabric *fb = b->fb;
 	struct fors_lfts *lf = b->lf;
@@ -380,7 +382,7 @@ static void pin_host(struct lb *b, uint32_t h, uint32_t j)
  * whose data path is legal after an up hop; anything else that is left
  * (a leaf sharing no plane with the host's leaf) takes the general search.
  */
-static void route_host(struct lb *b, uint32_t h)
+static void route_host(struct lft_build *b, uint32_t h)
 {
 	const struct fors_fabric *fb = b->fb;
 	struct fors_lfts *lf = b->lf;
@@ -407,7 +409,7 @@ static void route_host(struct lb *b, uint32_t h)
 	}
 }
 
-static void route_switch(struct lb *b, uint32_t t)
+static void route_switch(struct lft_build *b, uint32_t t)
 {
 	struct fors_lfts *lf = b->lf;
 
@@ -418,7 +420,7 @@ static void route_switch(struct lb *b, uint32_t t)
 }
 
 /* The spine leaf l sends port h's base LID up to, or NONE. */
-static uint32_t base_spine(const struct lb *b, uint32_t h, uint32_t l)
+static uint32_t base_spine(const struct lft_build *b, uint32_t h, uint32_t l)
 {
 	uint16_t p = *rplane_at(b, h, l, 0);
 
@@ -426,7 +428,7 @@ static uint32_t base_spine(const struct lb *b, uint32_t h, uint32_t l)
 }
 
 /* mFtree: from each leaf, the ports of one node up through different spines. */
-static void independence(struct lb *b)
+static void independence(struct lft_build *b)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t h, l, g, g2;
@@ -448,7 +450,7 @@ static void independence(struct lb *b)
 	}
 }
 
-static int fill(struct lb *b)
+static int fill(struct lft_build *b)
 {
 	const struct fors_fabric *fb = b->fb;
 	struct fors_lfts *lf = b->lf;
@@ -512,7 +514,7 @@ int fors_lfts_build(const struct fors_topology *live,
 		    const struct fors_offmap *om, struct fors_lfts **out,
 		    struct fors_error *err)
 {
-	struct lb b = { .t = live, .fb = fb, .om = om, .err = err };
+	struct lft_build b = { .t = live, .fb = fb, .om = om, .err = err };
 	int r;
 
 	*out = NULL;

@@ -12,7 +12,7 @@
 #include "verify/verify.h"
 #include "verify/walk.h"
 
-struct ck {
+struct checker {
 	const struct fors_topology *t;
 	const struct fors_lft_dump *d;
 	const struct fors_schedule *s;
@@ -50,10 +50,10 @@ struct owner {
 	int32_t host;		/* schedule host, -1 */
 };
 
-static void keep(struct ck *c, const char *fmt, ...)
+static void keep(struct checker *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void keep(struct ck *c, const char *fmt, ...)
+static void keep(struct checker *c, const char *fmt, ...)
 {
 	struct fors_check_report *r = c->rep;
 	va_list ap;
@@ -65,12 +65,12 @@ static void keep(struct ck *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *desc(const struct ck *c, uint32_t node)
+static const char *desc(const struct checker *c, uint32_t node)
 {
 	return c->t->nodes[node].desc;
 }
 
-static int map_hosts(struct ck *c)
+static int map_hosts(struct checker *c)
 {
 	const struct fors_topology *t = c->t;
 	const struct fors_schedule *s = c->s;
@@ -103,7 +103,7 @@ static int map_hosts(struct ck *c)
 }
 
 struct use_arg {
-	struct ck *c;
+	struct checker *c;
 	uint32_t phase;
 	size_t xfer;
 };
@@ -111,7 +111,7 @@ struct use_arg {
 static void use_link(void *arg, uint32_t node, uint32_t port)
 {
 	const struct use_arg *u = arg;
-	struct ck *c = u->c;
+	struct checker *c = u->c;
 	uint32_t id = c->pbase[node] + port;
 
 	if (c->stamp[id] != u->phase + 1) {
@@ -135,7 +135,7 @@ static void use_link(void *arg, uint32_t node, uint32_t port)
 	}
 }
 
-static int updown(const struct ck *c, const struct fors_hop *h)
+static int updown(const struct checker *c, const struct fors_hop *h)
 {
 	if (h->nsw == 1)
 		return c->leaf[h->sw[0]];
@@ -143,7 +143,7 @@ static int updown(const struct ck *c, const struct fors_hop *h)
 	       c->leaf[h->sw[2]];
 }
 
-static void follow(struct ck *c, uint32_t p, size_t i)
+static void follow(struct checker *c, uint32_t p, size_t i)
 {
 	const struct fors_xfer *x = &c->s->xfers[i];
 	const struct fors_port *sp;
@@ -190,7 +190,7 @@ static int linked(const struct fors_node *n)
 	return 0;
 }
 
-static void add_dep(struct ck *c, uint32_t chan, uint32_t port)
+static void add_dep(struct checker *c, uint32_t chan, uint32_t port)
 {
 	uint8_t *b = &c->dep[(size_t)chan * c->width + port];
 
@@ -207,7 +207,7 @@ static void add_dep(struct ck *c, uint32_t chan, uint32_t port)
  * the way to it, so each switch is followed once per LID, and each of its
  * hops adds its dependency once; one met again on the way means a loop.
  */
-static int delivers(struct ck *c, uint32_t x, uint32_t lid,
+static int delivers(struct checker *c, uint32_t x, uint32_t lid,
 		    const struct owner *o, uint32_t walk)
 {
 	uint32_t n = 0, i, k, pe, prev = UINT32_MAX;
@@ -255,7 +255,7 @@ static int delivers(struct ck *c, uint32_t x, uint32_t lid,
  * hosts behind a failed cable. A CA sends through its leaf, so the leaves
  * stand for the CAs. Every other LID is walked for its dependencies.
  */
-static void reach(struct ck *c)
+static void reach(struct checker *c)
 {
 	uint32_t i, lid, walk = 0;
 
@@ -287,7 +287,7 @@ static void reach(struct ck *c)
  * channel y forwards it on. Here CAs add theirs: they send every LID into
  * their leaf.
  */
-static void ca_dependencies(struct ck *c)
+static void ca_dependencies(struct checker *c)
 {
 	const struct fors_topology *t = c->t;
 	uint32_t x, k, k2;
@@ -309,7 +309,7 @@ static void ca_dependencies(struct ck *c)
 }
 
 /* The channel after chan through port k of its head, or UINT32_MAX. */
-static uint32_t dep_next(const struct ck *c, uint32_t chan, uint32_t k)
+static uint32_t dep_next(const struct checker *c, uint32_t chan, uint32_t k)
 {
 	const struct fors_node *n = &c->t->nodes[c->cnode[chan]];
 	uint32_t y = n->ports[chan - c->pbase[c->cnode[chan]]].peer;
@@ -319,7 +319,7 @@ static uint32_t dep_next(const struct ck *c, uint32_t chan, uint32_t k)
 	return c->pbase[y] + k;
 }
 
-static void print_cycle(struct ck *c, const uint32_t *stack, uint32_t from,
+static void print_cycle(struct checker *c, const uint32_t *stack, uint32_t from,
 			uint32_t to)
 {
 	char *b = c->rep->cycle;
@@ -337,7 +337,7 @@ static void print_cycle(struct ck *c, const uint32_t *stack, uint32_t from,
 }
 
 /* Depth-first search for a cycle of dependencies; 1 and the cycle kept. */
-static int find_cycle(struct ck *c)
+static int find_cycle(struct checker *c)
 {
 	uint32_t *stack = malloc(sizeof(uint32_t) * (c->nchan + 1));
 	uint32_t *next = malloc(sizeof(uint32_t) * (c->nchan + 1));
@@ -384,7 +384,7 @@ out:
 	return (int)found;
 }
 
-static int set_owner(struct ck *c, uint32_t lid, uint32_t node,
+static int set_owner(struct checker *c, uint32_t lid, uint32_t node,
 		     uint32_t port, int32_t host)
 {
 	struct owner *o = &c->own[lid];
@@ -404,7 +404,7 @@ static int set_owner(struct ck *c, uint32_t lid, uint32_t node,
  * LIDs up to the largest in a table or owned; lmc gives CA LID counts. A
  * switch without any link is nobody's destination: no subnet manager sees it.
  */
-static int owners(struct ck *c, uint32_t lmc, uint32_t topmost)
+static int owners(struct checker *c, uint32_t lmc, uint32_t topmost)
 {
 	const struct fors_topology *t = c->t;
 	uint32_t i, k, j, lid;
@@ -442,7 +442,7 @@ static int owners(struct ck *c, uint32_t lmc, uint32_t topmost)
 	return r;
 }
 
-static int setup(struct ck *c)
+static int setup(struct checker *c)
 {
 	const struct fors_topology *t = c->t;
 	uint32_t i, k, n = 0, hosts = c->s ? c->s->m0 * c->s->m1 : 0;
@@ -494,7 +494,7 @@ static int setup(struct ck *c)
 	return c->s ? map_hosts(c) : 0;
 }
 
-static int usable(struct ck *c)
+static int usable(struct checker *c)
 {
 	const struct fors_schedule *s = c->s;
 	size_t i;
@@ -513,7 +513,7 @@ static int usable(struct ck *c)
 	return 0;
 }
 
-static void release(struct ck *c)
+static void release(struct checker *c)
 {
 	fors_walk_free(&c->w);
 	free(c->leaf);
@@ -535,7 +535,7 @@ static void release(struct ck *c)
 }
 
 /* Reachability and credit loops: what any set of tables must give. */
-static int tables(struct ck *c)
+static int tables(struct checker *c)
 {
 	int r;
 
@@ -548,7 +548,7 @@ static int tables(struct ck *c)
 	return 0;
 }
 
-static int verdict(struct ck *c, int r)
+static int verdict(struct checker *c, int r)
 {
 	struct fors_check_report *rep = c->rep;
 
@@ -569,7 +569,7 @@ int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_schedule *s,
 		      struct fors_check_report *rep, struct fors_error *err)
 {
-	struct ck c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
+	struct checker c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
 	struct fors_error verr;
 	uint32_t p, top = 0;
 	size_t i;
@@ -602,7 +602,7 @@ int fors_check_tables(const struct fors_topology *t,
 		      const struct fors_lft_dump *d, uint32_t lmc,
 		      struct fors_check_report *rep, struct fors_error *err)
 {
-	struct ck c = { .t = t, .d = d, .rep = rep, .err = err };
+	struct checker c = { .t = t, .d = d, .rep = rep, .err = err };
 	uint32_t i, k, top = 0;
 	int r;
 

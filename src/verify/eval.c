@@ -44,7 +44,7 @@ static int cmp_switch(const struct fors_node *x, const struct fors_node *y)
 	return strcmp(x->id, y->id);
 }
 
-struct cap {
+struct ca_port {
 	const struct fors_topology *t;
 	uint32_t sw, swport;	/* the switch port it hangs on */
 	uint32_t node, port;
@@ -52,7 +52,7 @@ struct cap {
 
 static int cmp_cap(const void *a, const void *b)
 {
-	const struct cap *x = a, *y = b;
+	const struct ca_port *x = a, *y = b;
 	int c = cmp_switch(&x->t->nodes[x->sw], &y->t->nodes[y->sw]);
 
 	return c ? c : (x->swport > y->swport) - (x->swport < y->swport);
@@ -64,11 +64,11 @@ static int on_switch(const struct fors_topology *t, const struct fors_port *p)
 }
 
 /* The CA ports on switches, in switch and port order. */
-static int ca_ports(const struct fors_topology *t, struct cap **out,
+static int ca_ports(const struct fors_topology *t, struct ca_port **out,
 		    uint32_t *n, struct fors_error *err)
 {
 	uint32_t i, k, count = 0;
-	struct cap *c;
+	struct ca_port *c;
 
 	for (i = 0; i < t->nnodes; i++)
 		for (k = 1; t->nodes[i].type == FORS_CA && k <= t->nodes[i].nports; k++)
@@ -93,7 +93,7 @@ static int ca_ports(const struct fors_topology *t, struct cap **out,
 					       x->desc, k);
 				return FORS_EINVAL;
 			}
-			c[(*n)++] = (struct cap){ t, p->peer, p->peer_port, i, k };
+			c[(*n)++] = (struct ca_port){ t, p->peer, p->peer_port, i, k };
 		}
 	}
 	qsort(c, *n, sizeof(*c), cmp_cap);
@@ -105,7 +105,7 @@ int fors_pattern_shift(const struct fors_topology *t,
 		       struct fors_pattern **out, struct fors_error *err)
 {
 	struct fors_pattern *p;
-	struct cap *c;
+	struct ca_port *c;
 	uint32_t n, ph, s;
 	size_t i = 0;
 	int r;
@@ -129,7 +129,7 @@ int fors_pattern_shift(const struct fors_topology *t,
 	for (ph = 1; ph < n; ph++) {
 		p->start[ph - 1] = i;
 		for (s = 0; s < n; s++) {
-			const struct cap *a = &c[s], *b = &c[(s + ph) % n];
+			const struct ca_port *a = &c[s], *b = &c[(s + ph) % n];
 
 			p->flow[i++] = (struct fors_flow){ a->node, a->port, b->node,
 				b->port, t->nodes[b->node].ports[b->port].lid };
@@ -261,7 +261,7 @@ void fors_eval_free(struct fors_eval *e)
 	free(e);
 }
 
-struct ev {
+struct eval_walk {
 	uint32_t *base;		/* per node: first link id */
 	uint32_t *stamp;	/* per link: phase + 1 of last use */
 	uint32_t *load;
@@ -271,7 +271,7 @@ struct ev {
 
 static void use(void *arg, uint32_t node, uint32_t port)
 {
-	struct ev *v = arg;
+	struct eval_walk *v = arg;
 	uint32_t id = v->base[node] + port;
 
 	if (v->stamp[id] != v->p + 1) {
@@ -286,7 +286,7 @@ static void use(void *arg, uint32_t node, uint32_t port)
 }
 
 static void run_phase(const struct fors_walk *w, const struct fors_pattern *p,
-		      struct ev *v)
+		      struct eval_walk *v)
 {
 	size_t i;
 
@@ -329,7 +329,7 @@ int fors_eval_run(const struct fors_topology *t, const struct fors_lft_dump *d,
 {
 	struct fors_eval *e = calloc(1, sizeof(*e));
 	struct fors_walk w = { 0 };
-	struct ev v = { 0 };
+	struct eval_walk v = { 0 };
 	uint32_t i, n = 0;
 	int r;
 

@@ -5,7 +5,7 @@
 #include "verify/verify.h"
 #include "schedule/inter.h"
 
-struct ctx {
+struct verifier {
 	const struct fors_schedule *s;
 	uint32_t hosts;
 	uint8_t *present;	/* [hosts] */
@@ -17,7 +17,7 @@ struct ctx {
 	struct fors_error *err;
 };
 
-static int fail(struct ctx *c, const char *what, uint32_t p,
+static int fail(struct verifier *c, const char *what, uint32_t p,
 		const struct fors_xfer *x)
 {
 	fors_error_set(c->err, "phase %u, transfer %u -> %u: %s", p, x->src,
@@ -25,7 +25,8 @@ static int fail(struct ctx *c, const char *what, uint32_t p,
 	return FORS_EVERIFY;
 }
 
-static int check_route(struct ctx *c, uint32_t p, const struct fors_xfer *x)
+static int check_route(struct verifier *c, uint32_t p,
+		       const struct fors_xfer *x)
 {
 	const struct fors_schedule *s = c->s;
 	int local = x->src / s->m0 == x->dst / s->m0;
@@ -46,7 +47,7 @@ static int check_route(struct ctx *c, uint32_t p, const struct fors_xfer *x)
 	return FORS_OK;
 }
 
-static int check_xfer(struct ctx *c, uint32_t p, const struct fors_xfer *x)
+static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 {
 	const struct fors_schedule *s = c->s;
 	size_t pair;
@@ -78,7 +79,7 @@ static int check_xfer(struct ctx *c, uint32_t p, const struct fors_xfer *x)
 	return check_route(c, p, x);
 }
 
-static int check_phases(struct ctx *c)
+static int check_phases(struct verifier *c)
 {
 	const struct fors_schedule *s = c->s;
 	uint32_t p;
@@ -97,7 +98,7 @@ static int check_phases(struct ctx *c)
 	return FORS_OK;
 }
 
-static int check_coverage(struct ctx *c)
+static int check_coverage(struct verifier *c)
 {
 	uint32_t a, b, n = 0;
 
@@ -126,7 +127,7 @@ static uint32_t declared_split(const struct fors_schedule *s)
 	return 0;
 }
 
-static int check_count(struct ctx *c, int all_present)
+static int check_count(struct verifier *c, int all_present)
 {
 	const struct fors_schedule *s = c->s;
 	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared_split(s);
@@ -141,7 +142,7 @@ static int check_count(struct ctx *c, int all_present)
 }
 
 /* The "absent" key (fors_schedule_add_absent): slots without a host. */
-static int absent(struct ctx *c)
+static int absent(struct verifier *c)
 {
 	const struct fors_schedule *s = c->s;
 	const char *v = NULL, *p;
@@ -169,7 +170,7 @@ static int absent(struct ctx *c)
 	return FORS_OK;
 }
 
-static int setup(struct ctx *c)
+static int setup(struct verifier *c)
 {
 	const struct fors_schedule *s = c->s;
 	size_t i;
@@ -204,7 +205,7 @@ static int setup(struct ctx *c)
 int fors_schedule_verify(const struct fors_schedule *s,
 			 struct fors_error *err)
 {
-	struct ctx c = { .s = s, .err = err };
+	struct verifier c = { .s = s, .err = err };
 	int r;
 
 	if (s->m0 < 1 || s->m1 < 1 || s->f >= s->m0 ||
