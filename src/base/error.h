@@ -18,6 +18,7 @@ struct fors_error {
 	char msg[512];
 };
 
+/* Set err's message, printf-style, cut to fit. */
 void fors_error_set(struct fors_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

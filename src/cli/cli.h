@@ -16,6 +16,7 @@ int parse_u32(const char *cmd, const char *opt, const char *s,
 /* getopt_long's ':' and '?' cases, as a usage error. */
 int bad_option(const char *cmd, int c, char **argv);
 
+/* The subcommands, each given its own arguments: an exit status. */
 int cmd_schedule(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_route(int argc, char **argv);

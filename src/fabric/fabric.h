@@ -44,6 +44,7 @@ struct fors_fabric {
 	int32_t *host_at;	/* [m0 * m1]: index into hosts, -1 if absent */
 };
 
+/* 1 when the plane's cable at leaf is alive and not held. */
 static inline int fors_plane_live(const struct fors_fabric *fb, uint32_t leaf,
 				  uint32_t plane)
 {
@@ -70,6 +71,7 @@ enum { FORS_NOUPLINK = 1, FORS_NOCOMMON = 2 };
  */
 int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2);
 
+/* Free fb; NULL is ignored. */
 void fors_fabric_free(struct fors_fabric *fb);
 
 #endif

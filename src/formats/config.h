@@ -34,6 +34,7 @@ typedef void (*fors_config_note)(void *ctx, int error, const char *msg);
 
 #define FORS_CONFIG_DEFAULT "/etc/opensm/fors.conf"
 
+/* Every key of c at its default (nothing allocated). */
 void fors_config_defaults(struct fors_config *c);
 
 /*

@@ -19,6 +19,7 @@ struct fors_netgen {
 	const uint8_t *dead;	/* [nspines]: 1 = spine gone */
 };
 
+/* Write g's net file to out; FORS_EIO when the stream fails. */
 int fors_netgen_write(FILE *out, const struct fors_netgen *g);
 
 #endif

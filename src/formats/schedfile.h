@@ -40,6 +40,7 @@ int fors_schedule_write_file_keys(const char *path,
 int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
 		       struct fors_error *err);
 
+/* The same from path ("cannot open PATH: why" when it cannot be read). */
 int fors_schedule_read_file(const char *path, struct fors_schedule **out,
 			    struct fors_error *err);
 

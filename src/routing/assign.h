@@ -19,6 +19,7 @@ struct fors_assign_info {
 	uint32_t *subs;		/* NULL, or [phases]: each one's sub-phases */
 };
 
+/* The method as the schedule file and the log name it: "alg2", ... */
 const char *fors_method_name(enum fors_method m);
 
 /*
@@ -32,6 +33,7 @@ struct fors_offmap {
 	int16_t *plane;		/* [(l * nhosts + h) * k + j], -1 unused */
 };
 
+/* Free om; NULL is ignored. */
 void fors_offmap_free(struct fors_offmap *om);
 
 /* The offset of plane p from leaf l to host h, or -1. */

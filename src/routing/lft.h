@@ -29,6 +29,7 @@ struct fors_lfts {
 				   cables left no independent choice */
 };
 
+/* The port switch sw sends lid out of, FORS_NO_PORT when none. */
 static inline uint8_t fors_lft(const struct fors_lfts *t, uint32_t sw,
 			       uint32_t lid)
 {

@@ -29,6 +29,11 @@ struct fors_updown {
 	uint32_t *dd, *d, *dk;	/* [nsw]: scratch of fors_updown_complete */
 };
 
+/*
+ * The order of lf's switches over t (swi: each node's switch index or -1,
+ * the first nleaf of them leaves), with the adjacency the completion
+ * walks: 0, or FORS_ENOMEM with err.
+ */
 int fors_updown_build(struct fors_updown *u, const struct fors_topology *t,
 		      const struct fors_lfts *lf, const int32_t *swi,
 		      uint32_t nleaf, struct fors_error *err);
@@ -42,6 +47,7 @@ uint32_t fors_updown_complete(struct fors_updown *u, struct fors_lfts *lf,
 			      uint32_t lid, const uint8_t *pinned,
 			      uint32_t target);
 
+/* Free what u holds (not u itself). */
 void fors_updown_free(struct fors_updown *u);
 
 #endif

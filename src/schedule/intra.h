@@ -15,6 +15,7 @@
 int intra_fill(const struct inter *in, uint32_t *phase, uint32_t *nphases,
 	       struct fors_intra_info *info);
 
+/* The index of slot a sending to slot b (b != a) among a leaf's edges. */
 static inline uint32_t intra_edge(uint32_t m0, uint32_t a, uint32_t b)
 {
 	return a * (m0 - 1) + (b < a ? b : b - 1);

@@ -65,6 +65,7 @@ struct fors_intra_info {
 	uint32_t proven_from;	/* every count below this is proven infeasible */
 };
 
+/* 0 when fors can build the schedule sp describes, else FORS_EINVAL. */
 int fors_sched_check_params(const struct fors_sched_params *sp,
 			    struct fors_error *err);
 

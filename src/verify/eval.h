@@ -44,6 +44,7 @@ int fors_pattern_schedule(const struct fors_topology *t,
 			  const struct fors_schedule *s,
 			  struct fors_pattern **out, struct fors_error *err);
 
+/* Free p; NULL is ignored. */
 void fors_pattern_free(struct fors_pattern *p);
 
 struct fors_eval_phase {
@@ -69,10 +70,15 @@ struct fors_eval {
 	double relative;
 };
 
+/*
+ * Every flow of p forwarded through d over t, phase by phase: 0 with *out,
+ * or an error (err says why) when the inputs do not fit together.
+ */
 int fors_eval_run(const struct fors_topology *t, const struct fors_lft_dump *d,
 		  const struct fors_pattern *p, struct fors_eval **out,
 		  struct fors_error *err);
 
+/* Free e; NULL is ignored. */
 void fors_eval_free(struct fors_eval *e);
 
 #endif
