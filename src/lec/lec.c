@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "lec/lec.h"
+#include "lec/state.h"
 
 const struct lec_budget lec_default_budget = {
 	.repair_moves = 20000,
@@ -28,107 +29,6 @@ const struct lec_budget lec_default_budget = {
 	.seed = 0x9e3779b97f4a7c15ull,
 	.lp_rounds = 2000,
 };
-
-struct state {
-	const struct lec_problem *p;
-	int *colour;
-	int *atl;		/* [nleft * ncolours]: edge holding colour */
-	int *atr;		/* [nright * ncolours] */
-	int *unc;		/* uncoloured edges */
-	int *upos;		/* position of an edge in unc, -1 if coloured */
-	int nunc;
-	long *tabu;		/* per list entry: move forbidden until */
-	uint64_t rng;
-	int *best;		/* the colouring with the fewest uncoloured */
-	int *path;		/* scratch for alternating paths */
-	int nbest;
-	const int *guide;	/* per list entry: the LP's preference, or NULL */
-};
-
-static uint32_t rnd(struct state *s)
-{
-	/* xorshift64*: deterministic and good enough to break ties */
-	s->rng ^= s->rng >> 12;
-	s->rng ^= s->rng << 25;
-	s->rng ^= s->rng >> 27;
-	return (uint32_t)((s->rng * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static int *atl(struct state *s, int e, int c)
-{
-	return &s->atl[(size_t)s->p->left[e] * s->p->ncolours + c];
-}
-
-static int *atr(struct state *s, int e, int c)
-{
-	return &s->atr[(size_t)s->p->right[e] * s->p->ncolours + c];
-}
-
-static void assign(struct state *s, int e, int c)
-{
-	int last = s->unc[--s->nunc];
-
-	s->unc[s->upos[e]] = last;
-	s->upos[last] = s->upos[e];
-	s->upos[e] = -1;
-	s->colour[e] = c;
-	*atl(s, e, c) = e;
-	*atr(s, e, c) = e;
-}
-
-static void unassign(struct state *s, int e)
-{
-	int c = s->colour[e];
-
-	*atl(s, e, c) = -1;
-	*atr(s, e, c) = -1;
-	s->colour[e] = -1;
-	s->upos[e] = s->nunc;
-	s->unc[s->nunc++] = e;
-}
-
-static int list_pos(const struct lec_problem *p, int e, int c)
-{
-	int lo = p->lstart[e], hi = p->lstart[e + 1];
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (p->list[mid] < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int in_list(const struct lec_problem *p, int e, int c)
-{
-	int k = list_pos(p, e, c);
-
-	return k < p->lstart[e + 1] && p->list[k] == c;
-}
-
-static void reset(struct state *s)
-{
-	const struct lec_problem *p = s->p;
-	int e;
-
-	memset(s->atl, 0xff, sizeof(int) * p->nleft * p->ncolours);
-	memset(s->atr, 0xff, sizeof(int) * p->nright * p->ncolours);
-	for (e = 0; e < p->nedges; e++) {
-		s->colour[e] = -1;
-		s->unc[e] = e;
-		s->upos[e] = e;
-	}
-	s->nunc = p->nedges;
-	memset(s->tabu, 0, sizeof(long) * p->lstart[p->nedges]);
-}
-
-static int is_free(struct state *s, int e, int c)
-{
-	return *atl(s, e, c) < 0 && *atr(s, e, c) < 0;
-}
 
 /* Edges in order of list length, so the most constrained go first. */
 static void greedy(struct state *s, const int *order, const int *hint)
@@ -764,7 +664,7 @@ static int exact_search(struct state *s, long budget, const int *ls,
 	/* restarts with growing limits tame heavy tails; a finished run is a proof */
 	for (limit = 1000, spent = 0, r = -1; r < 0 && spent < budget;
 	     limit *= 2) {
-		reset(s);
+		lec_reset(s);
 		for (e = 0; e < p->nedges; e++)
 			x.avail[e] = p->lstart[e + 1] - p->lstart[e];
 		x.nodes = 0;
@@ -825,7 +725,7 @@ static int partial(struct state *s, int *colour)
 		return LEC_NOMEM;
 	for (e = 0; e < s->p->nedges; e++)
 		colour[e] = -1;
-	reset(s);
+	lec_reset(s);
 	greedy(s, order, NULL);
 	free(order);
 	return LEC_INFEASIBLE;
@@ -1133,12 +1033,12 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 		goto out;
 	memcpy(hint, colour, sizeof(int) * p->nedges);
 	s->rng = b->seed ? b->seed : 1;
-	reset(s);
+	lec_reset(s);
 	greedy(s, order, hint);
 	keep_best(s);
 	for (t = 0; t <= b->restarts; t++) {
 		if (t > 0) {
-			reset(s);
+			lec_reset(s);
 			greedy(s, order, NULL);
 		}
 		if (tabu_search(s, t ? b->repair_moves : b->repair_moves / 8)) {
@@ -1169,9 +1069,8 @@ out:
 int lec_solve(const struct lec_problem *p, int *colour,
 	      const struct lec_budget *b)
 {
-	struct state s = { .p = p };
+	struct state s;
 	int *ls = NULL, *le = NULL, *rs = NULL, *re = NULL;
-	size_t n = p->nedges ? p->nedges : 1;
 	int r = LEC_NOMEM;
 
 	if (!b)
@@ -1184,29 +1083,15 @@ int lec_solve(const struct lec_problem *p, int *colour,
 		r = LEC_NOMEM;
 		goto out;
 	}
-	s.colour = colour;
-	s.nbest = p->nedges + 1;
-	s.atl = malloc(sizeof(int) * ((size_t)p->nleft * p->ncolours + 1));
-	s.atr = malloc(sizeof(int) * ((size_t)p->nright * p->ncolours + 1));
-	s.unc = malloc(sizeof(int) * n);
-	s.upos = malloc(sizeof(int) * n);
-	s.tabu = malloc(sizeof(long) * ((size_t)p->lstart[p->nedges] + 1));
-	s.best = malloc(sizeof(int) * n);
-	s.path = malloc(sizeof(int) * n);
-	if (!s.atl || !s.atr || !s.unc || !s.upos || !s.tabu || !s.best ||
-	    !s.path)
+	if (lec_state_init(&s, p, colour)) {
 		r = LEC_NOMEM;
-	else if (r == 0)
+		goto out;
+	}
+	if (r == 0)
 		r = partial(&s, colour);
 	else
 		r = run(&s, b, colour, ls, le, rs, re);
-	free(s.atl);
-	free(s.atr);
-	free(s.unc);
-	free(s.upos);
-	free(s.tabu);
-	free(s.best);
-	free(s.path);
+	lec_state_free(&s);
 out:
 	free(ls);
 	free(le);
