@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lec/core.h"
 #include "lec/exact.h"
 #include "lec/hall.h"
 #include "lec/lec.h"
@@ -96,79 +97,6 @@ static int partial(struct state *s, int *colour)
 	return LEC_INFEASIBLE;
 }
 
-struct sub {
-	struct lec_problem p;
-	int *left, *right, *lstart, *list, *colour;
-};
-
-static void sub_free(struct sub *u)
-{
-	free(u->left);
-	free(u->right);
-	free(u->lstart);
-	free(u->list);
-	free(u->colour);
-}
-
-/* The edges at the endpoints of the best colouring's uncoloured edges. */
-static int core(const struct state *s, struct sub *u)
-{
-	const struct lec_problem *p = s->p;
-	uint8_t *inl = calloc(p->nleft + 1, 1), *inr = calloc(p->nright + 1, 1);
-	int e, k, n = 0, len = 0, r = -1;
-
-	memset(u, 0, sizeof(*u));
-	u->left = malloc(sizeof(int) * (p->nedges + 1));
-	u->right = malloc(sizeof(int) * (p->nedges + 1));
-	u->lstart = malloc(sizeof(int) * (p->nedges + 1));
-	u->colour = malloc(sizeof(int) * (p->nedges + 1));
-	u->list = malloc(sizeof(int) * (p->lstart[p->nedges] + 1));
-	if (!inl || !inr || !u->left || !u->right || !u->lstart ||
-	    !u->colour || !u->list)
-		goto out;
-	for (e = 0; e < p->nedges; e++)
-		if (s->best[e] < 0)
-			inl[p->left[e]] = inr[p->right[e]] = 1;
-	for (e = 0; e < p->nedges; e++) {
-		if (!inl[p->left[e]] && !inr[p->right[e]])
-			continue;
-		u->left[n] = p->left[e];
-		u->right[n] = p->right[e];
-		u->colour[n] = -1;
-		u->lstart[n++] = len;
-		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++)
-			u->list[len++] = p->list[k];
-	}
-	u->lstart[n] = len;
-	u->p = (struct lec_problem){ p->nleft, p->nright, p->ncolours, n,
-				     u->left, u->right, u->lstart, u->list };
-	r = n < p->nedges;
-out:
-	free(inl);
-	free(inr);
-	return r;
-}
-
-/*
- * Refute the core instead of the whole: where the edges around the
- * conflict admit no colouring, the graph admits none, and the exact search
- * decides a small core far sooner than the whole graph. 1 refuted, 0 not.
- */
-static int core_refuted(const struct state *s, long nodes)
-{
-	struct lec_budget b = { .restarts = -1, .exact_nodes = nodes,
-				.seed = 1 };
-	struct sub u;
-	int r = core(s, &u);
-
-	if (r == 1)
-		r = lec_solve(&u.p, u.colour, &b);
-	sub_free(&u);
-	if (r == LEC_NOMEM || r < 0)
-		return -1;
-	return r == LEC_INFEASIBLE;
-}
-
 /* Nodes of the first exact search: enough for most repair failures. */
 #define EXACT_QUICK 1000
 
@@ -194,7 +122,7 @@ static int decide(struct state *s, const struct lec_budget *b,
 		s->guide = guide;
 	}
 	if (r == LEC_UNKNOWN && b->exact_nodes > 0 && b->restarts >= 0) {
-		t = core_refuted(s, b->exact_nodes);
+		t = lec_core_refuted(s, b->exact_nodes);
 		r = t < 0 ? LEC_NOMEM : t ? LEC_INFEASIBLE : LEC_UNKNOWN;
 	}
 	if (r == LEC_UNKNOWN && b->exact_nodes > quick)
