@@ -10,12 +10,13 @@
 #include "lec/core.h"
 #include "lec/lec.h"
 
-struct sub {
+/* A problem that owns its arrays: the core. */
+struct subproblem {
 	struct lec_problem p;
 	int *left, *right, *lstart, *list, *colour;
 };
 
-static void sub_free(struct sub *u)
+static void subproblem_free(struct subproblem *u)
 {
 	free(u->left);
 	free(u->right);
@@ -25,7 +26,7 @@ static void sub_free(struct sub *u)
 }
 
 /* The edges at the endpoints of the best colouring's uncoloured edges. */
-static int core(const struct state *s, struct sub *u)
+static int core(const struct state *s, struct subproblem *u)
 {
 	const struct lec_problem *p = s->p;
 	uint8_t *inl = calloc(p->nleft + 1, 1), *inr = calloc(p->nright + 1, 1);
@@ -72,12 +73,12 @@ int lec_core_refuted(const struct state *s, long nodes)
 {
 	struct lec_budget b = { .restarts = -1, .exact_nodes = nodes,
 				.seed = 1 };
-	struct sub u;
+	struct subproblem u;
 	int r = core(s, &u);
 
 	if (r == 1)
 		r = lec_solve(&u.p, u.colour, &b);
-	sub_free(&u);
+	subproblem_free(&u);
 	if (r == LEC_NOMEM || r < 0)
 		return -1;
 	return r == LEC_INFEASIBLE;

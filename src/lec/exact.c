@@ -10,7 +10,8 @@
 
 #include "lec/exact.h"
 
-struct exact {
+/* The depth-first search over the partial colouring in s. */
+struct search {
 	struct state *s;
 	const int *ls, *le, *rs, *re;	/* incidence of left and right */
 	int *avail;			/* free list colours per edge */
@@ -18,7 +19,7 @@ struct exact {
 	long budget;
 	int *cnt, *st, *open, stamp;	/* per colour, for vertex scans */
 	int ties;			/* equal choices seen, for tie-breaks */
-	struct cand *cand;		/* branches of the nodes on the path */
+	struct branch *branch;		/* branches of the nodes on the path */
 	int top;
 };
 
@@ -27,7 +28,7 @@ struct exact {
  * distinct edge and has at most as many branches as that edge has list
  * entries, so the path's branches fit in one entry per list entry.
  */
-struct cand {
+struct branch {
 	int64_t key;
 	int e, k;
 };
@@ -40,7 +41,7 @@ struct choice {
 };
 
 /* Colour c is taken at the endpoints of e: update neighbours' counts. */
-static int touch(struct exact *x, int e, int c, int delta)
+static int touch(struct search *x, int e, int c, int delta)
 {
 	struct state *s = x->s;
 	const struct lec_problem *p = s->p;
@@ -73,7 +74,7 @@ static int touch(struct exact *x, int e, int c, int delta)
  * of its edges is then a better branch than any edge: the hidden single of
  * Sudoku solvers. Returns 0 at a dead end.
  */
-static int scan_vertex(struct exact *x, int side, int v, struct choice *ch)
+static int scan_vertex(struct search *x, int side, int v, struct choice *ch)
 {
 	struct state *s = x->s;
 	const struct lec_problem *p = s->p;
@@ -115,7 +116,7 @@ static int scan_vertex(struct exact *x, int side, int v, struct choice *ch)
 	return 1;
 }
 
-static int choose(struct exact *x, struct choice *ch)
+static int choose(struct search *x, struct choice *ch)
 {
 	struct state *s = x->s;
 	const struct lec_problem *p = s->p;
@@ -144,9 +145,9 @@ static int choose(struct exact *x, struct choice *ch)
 	return ch->size > 0;
 }
 
-static int dfs(struct exact *x);
+static int dfs(struct search *x);
 
-static int try(struct exact *x, int e, int c)
+static int try(struct search *x, int e, int c)
 {
 	int dead = touch(x, e, c, -1), r;
 
@@ -160,8 +161,8 @@ static int try(struct exact *x, int e, int c)
 }
 
 /* The branches of a choice, from a random offset so that restarts differ. */
-static int branches(struct exact *x, const struct choice *ch,
-		    struct cand *cd)
+static int branches(struct search *x, const struct choice *ch,
+		    struct branch *br)
 {
 	struct state *s = x->s;
 	const struct lec_problem *p = s->p;
@@ -175,7 +176,7 @@ static int branches(struct exact *x, const struct choice *ch,
 			int k = p->lstart[ch->e] + (i + o) % n;
 
 			if (is_free(s, ch->e, p->list[k]))
-				cd[m++] = (struct cand){ 0, ch->e, k };
+				br[m++] = (struct branch){ 0, ch->e, k };
 		}
 		return m;
 	}
@@ -188,7 +189,7 @@ static int branches(struct exact *x, const struct choice *ch,
 
 		if (s->colour[g] < 0 && k < p->lstart[g + 1] &&
 		    p->list[k] == ch->c && is_free(s, g, ch->c))
-			cd[m++] = (struct cand){ 0, g, k };
+			br[m++] = (struct branch){ 0, g, k };
 	}
 	return m;
 }
@@ -198,27 +199,27 @@ static int branches(struct exact *x, const struct choice *ch,
  * most lead to a colouring far sooner than random ones where the graph is
  * tight. The keys are perturbed so that restarts still differ.
  */
-static void by_guide(struct state *s, struct cand *cd, int n)
+static void by_guide(struct state *s, struct branch *br, int n)
 {
-	struct cand t;
+	struct branch t;
 	int i, j;
 
 	for (i = 0; i < n; i++)
-		cd[i].key = (int64_t)s->guide[cd[i].k] * (512 + rnd(s) % 256);
+		br[i].key = (int64_t)s->guide[br[i].k] * (512 + rnd(s) % 256);
 	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && cd[j].key > cd[j - 1].key; j--) {
-			t = cd[j];
-			cd[j] = cd[j - 1];
-			cd[j - 1] = t;
+		for (j = i; j > 0 && br[j].key > br[j - 1].key; j--) {
+			t = br[j];
+			br[j] = br[j - 1];
+			br[j - 1] = t;
 		}
 }
 
 /* 1 solved, 0 exhausted this subtree, -1 budget spent. */
-static int dfs(struct exact *x)
+static int dfs(struct search *x)
 {
 	struct state *s = x->s;
 	struct choice ch;
-	struct cand *cd;
+	struct branch *br;
 	int i, r = 0, n;
 
 	if (s->nunc == 0)
@@ -227,13 +228,13 @@ static int dfs(struct exact *x)
 		return -1;
 	if (!choose(x, &ch))
 		return 0;
-	cd = x->cand + x->top;
-	n = branches(x, &ch, cd);
+	br = x->branch + x->top;
+	n = branches(x, &ch, br);
 	if (s->guide)
-		by_guide(s, cd, n);
+		by_guide(s, br, n);
 	x->top += n;
 	for (i = 0; i < n && !r; i++)
-		r = try(x, cd[i].e, s->p->list[cd[i].k]);
+		r = try(x, br[i].e, s->p->list[br[i].k]);
 	x->top -= n;
 	return r;
 }
@@ -242,7 +243,7 @@ int lec_exact_search(struct state *s, long budget, const int *ls,
 		     const int *le, const int *rs, const int *re)
 {
 	const struct lec_problem *p = s->p;
-	struct exact x = { .s = s, .ls = ls, .le = le, .rs = rs, .re = re };
+	struct search x = { .s = s, .ls = ls, .le = le, .rs = rs, .re = re };
 	long limit, spent;
 	int e, r;
 
@@ -250,9 +251,10 @@ int lec_exact_search(struct state *s, long budget, const int *ls,
 	x.cnt = malloc(sizeof(int) * (p->ncolours + 1));
 	x.st = calloc(p->ncolours + 1, sizeof(int));
 	x.open = malloc(sizeof(int) * (p->ncolours + 1));
-	x.cand = malloc(sizeof(struct cand) * ((size_t)p->lstart[p->nedges] + 1));
+	x.branch = malloc(sizeof(struct branch) *
+			  ((size_t)p->lstart[p->nedges] + 1));
 	r = LEC_NOMEM;
-	if (!x.avail || !x.cnt || !x.st || !x.open || !x.cand)
+	if (!x.avail || !x.cnt || !x.st || !x.open || !x.branch)
 		goto out;
 	/* restarts with growing limits tame heavy tails; a finished run is a proof */
 	for (limit = 1000, spent = 0, r = -1; r < 0 && spent < budget;
@@ -272,6 +274,6 @@ out:
 	free(x.cnt);
 	free(x.st);
 	free(x.open);
-	free(x.cand);
+	free(x.branch);
 	return r;
 }

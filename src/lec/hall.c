@@ -95,7 +95,8 @@ static int augment_colour(const struct lec_problem *p, const int *edges,
 	return 0;
 }
 
-struct cc {
+/* The colour classes and the scratch of their matchings. */
+struct colour_classes {
 	const struct lec_problem *p;
 	int *cs, *ce;		/* edges by colour (CSR) */
 	int *mate, *seen, stamp;
@@ -108,7 +109,7 @@ struct cc {
  * tight vertex must use every colour it has. Returns the matching size, or
  * -1 when a tight vertex cannot be matched.
  */
-static int colour_matching(struct cc *x, int c, int side)
+static int colour_matching(struct colour_classes *x, int c, int side)
 {
 	const struct lec_problem *p = x->p;
 	const int *from = side ? p->right : p->left;
@@ -135,7 +136,7 @@ static int colour_matching(struct cc *x, int c, int side)
 }
 
 /* Vertices whose edges have exactly as many distinct colours as edges. */
-static void tight_vertices(struct cc *x, int side, const int *vs,
+static void tight_vertices(struct colour_classes *x, int side, const int *vs,
 			   const int *ve, int nv)
 {
 	const struct lec_problem *p = x->p;
@@ -163,7 +164,7 @@ static void tight_vertices(struct cc *x, int side, const int *vs,
  * they must cover all edges (their maximum matchings add up), and each
  * must cover every tight vertex that has its colour.
  */
-static int colour_checks(struct cc *x, const int *ls, const int *le,
+static int colour_checks(struct colour_classes *x, const int *ls, const int *le,
 			 const int *rs, const int *re)
 {
 	const struct lec_problem *p = x->p;
@@ -195,7 +196,7 @@ int lec_colour_capacity(const struct lec_problem *p, const int *ls,
 {
 	int nv = (p->nleft > p->nright ? p->nleft : p->nright) + 1;
 	int big = nv > p->ncolours ? nv : p->ncolours + 1;
-	struct cc x = { .p = p };
+	struct colour_classes x = { .p = p };
 	int r = -1;
 
 	x.cs = calloc(p->ncolours + 2, sizeof(int));

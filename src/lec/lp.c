@@ -27,7 +27,8 @@
 #define LP_CHECK 16		/* rounds between roundings */
 #define LP_CUTS 10		/* thresholds 0.7, 0.7^2, ... of the heaviest */
 
-struct lp {
+/* The slots' weights and what a round needs besides. */
+struct lp_weights {
 	const struct lec_problem *p;
 	int nslots;
 	double *w;		/* [nslots]: the slot's weight, the heaviest 1 */
@@ -69,7 +70,7 @@ static int certifies(const struct lec_problem *p, const int64_t *z)
 }
 
 /* Scaled weights, then slots at or above a threshold with weight 1. */
-static int rounded(struct lp *x)
+static int rounded(struct lp_weights *x)
 {
 	double cut = 1.0;
 	int i, s;
@@ -93,7 +94,7 @@ static int rounded(struct lp *x)
  * shrinks over the rounds: large steps find the heavy slots fast, small
  * ones stop the weights oscillating around the optimum.
  */
-static void lp_round(struct lp *x, long t)
+static void lp_round(struct lp_weights *x, long t)
 {
 	const struct lec_problem *p = x->p;
 	int nc = p->ncolours, e, k, s;
@@ -134,7 +135,7 @@ static void lp_round(struct lp *x, long t)
 }
 
 /* Slots no list names keep weight 0: they constrain nothing. */
-static void lp_init(struct lp *x)
+static void lp_init(struct lp_weights *x)
 {
 	const struct lec_problem *p = x->p;
 	int nc = p->ncolours, e, k;
@@ -157,7 +158,7 @@ static void lp_init(struct lp *x)
 int lec_lp_refuted(const struct lec_problem *p, long rounds,
 		   const int *ls, const int *rs, int *guide)
 {
-	struct lp x = { .p = p, .guide = guide };
+	struct lp_weights x = { .p = p, .guide = guide };
 	int maxload = 1, v, r = -1;
 	long t;
 
