@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * Bipartite list edge colouring in three stages. Cheap necessary
- * conditions prove many instances infeasible at once: Hall's condition at
- * each vertex, and (once a short repair has failed) the colour classes,
- * each a matching, which together must cover all edges and each cover the
- * vertices that need every colour they have. A greedy colouring is
- * repaired by tabu search: place an edge by a Konig swap along an
- * alternating path, or take the least clashing colour and evict the
- * clashes. Behind them, an exact depth-first search with forward checking,
- * vertex propagation and restarts either finds a colouring or proves there
- * is none within a node budget: a short run first; then an LP certificate
- * (Farkas weights, checked in integers) refutes instances whose fractional
- * relaxation is infeasible and otherwise orders the search's colours;
- * then the search on the core around the edges the repair could not
- * place, and on the whole graph.
+ * conditions (hall.c) prove many instances infeasible at once: Hall's
+ * condition at each vertex, and (once a short repair has failed) the
+ * colour classes, each a matching, which together must cover all edges
+ * and each cover the vertices that need every colour they have. A greedy
+ * colouring is repaired by tabu search (repair.c): place an edge by a
+ * Konig swap along an alternating path, or take the least clashing colour
+ * and evict the clashes. Behind them, an exact depth-first search with
+ * forward checking, vertex propagation and restarts (exact.c) either finds
+ * a colouring or proves there is none within a node budget: a short run
+ * first; then an LP certificate (lp.c: Farkas weights, checked in
+ * integers) refutes instances whose fractional relaxation is infeasible
+ * and otherwise orders the search's colours; then the search on the core
+ * around the edges the repair could not place (core.c), and on the whole
+ * graph. The repair and the search change one partial colouring
+ * (state.c). This file is the driver.
  */
 #include <stdlib.h>
 #include <string.h>
