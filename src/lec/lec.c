@@ -148,7 +148,7 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 	s->rng = b->seed ? b->seed : 1;
 	lec_reset(s);
 	lec_greedy(s, order, hint);
-	lec_keep_best(s);
+	keep_best(s);
 	for (t = 0; t <= b->restarts; t++) {
 		if (t > 0) {
 			lec_reset(s);

@@ -5,8 +5,6 @@
  * alternating path, or takes the least clashing colour and evicts the
  * clashes, which may not take that colour back for a while.
  */
-#include <string.h>
-
 #include "lec/repair.h"
 
 /* Edges in order of list length, so the most constrained go first. */
@@ -154,22 +152,14 @@ static void tabu_move(struct state *s, long iter)
 	}
 }
 
-void lec_keep_best(struct state *s)
-{
-	if (s->nunc >= s->nbest)
-		return;
-	s->nbest = s->nunc;
-	memcpy(s->best, s->colour, sizeof(int) * s->p->nedges);
-}
-
 int lec_tabu_search(struct state *s, long moves)
 {
 	long iter;
 
-	lec_keep_best(s);
+	keep_best(s);
 	for (iter = 1; iter <= moves && s->nunc > 0; iter++) {
 		tabu_move(s, iter);
-		lec_keep_best(s);
+		keep_best(s);
 	}
 	return s->nunc == 0;
 }

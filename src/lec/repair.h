@@ -10,9 +10,6 @@
  */
 void lec_greedy(struct state *s, const int *order, const int *hint);
 
-/* Copy the colouring to best when it leaves fewer edges uncoloured. */
-void lec_keep_best(struct state *s);
-
 /* Tabu moves until all edges are coloured or moves are spent: 1 if all. */
 int lec_tabu_search(struct state *s, long moves);
 

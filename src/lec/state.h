@@ -3,6 +3,7 @@
 #define FORS_LEC_STATE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "lec/lec.h"
 
@@ -102,6 +103,15 @@ static inline int in_list(const struct lec_problem *p, int e, int c)
 static inline int is_free(struct state *s, int e, int c)
 {
 	return *atl(s, e, c) < 0 && *atr(s, e, c) < 0;
+}
+
+/* Copy the colouring to best when it leaves fewer edges uncoloured. */
+static inline void keep_best(struct state *s)
+{
+	if (s->nunc >= s->nbest)
+		return;
+	s->nbest = s->nunc;
+	memcpy(s->best, s->colour, sizeof(int) * s->p->nedges);
 }
 
 /*
