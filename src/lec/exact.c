@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The exact search: depth first with forward checking, vertex propagation
- * and restarts, it either finds a colouring or proves there is none within
+ * The exact search: depth first, with forward checking, vertex propagation
+ * and restarts; it either finds a colouring or proves there is none within
  * a node budget.
  */
 #include <limits.h>

@@ -10,7 +10,10 @@
  */
 void lec_greedy(struct state *s, const int *order, const int *hint);
 
-/* Tabu moves until all edges are coloured or moves are spent: 1 if all. */
+/*
+ * Tabu moves until every edge is coloured or the moves are spent, keeping
+ * the best colouring: 1 when every edge is coloured.
+ */
 int lec_tabu_search(struct state *s, long moves);
 
 #endif
