@@ -1,25 +1,32 @@
 // SPDX-License-Identifier: MIT
 /*
  * Bipartite list edge colouring in three stages. Cheap necessary
- * conditions prove many instances infeasible at once: Hall's condition at
- * each vertex, and (once a short repair has failed) the colour classes,
- * each a matching, which together must cover all edges and each cover the
- * vertices that need every colour they have. A greedy colouring is
- * repaired by tabu search: place an edge by a Konig swap along an
- * alternating path, or take the least clashing colour and evict the
- * clashes. Behind them, an exact depth-first search with forward checking,
- * vertex propagation and restarts either finds a colouring or proves there
- * is none within a node budget: a short run first; then an LP certificate
- * (Farkas weights, checked in integers) refutes instances whose fractional
- * relaxation is infeasible and otherwise orders the search's colours;
- * then the search on the core around the edges the repair could not
- * place, and on the whole graph.
+ * conditions (hall.c) prove many instances infeasible at once: Hall's
+ * condition at each vertex, and (once a short repair has failed) the
+ * colour classes, each a matching, which together must cover all edges
+ * and each cover the vertices that need every colour they have. A greedy
+ * colouring is repaired by tabu search (repair.c): place an edge by a
+ * Konig swap along an alternating path, or take the least clashing colour
+ * and evict the clashes. Behind them, an exact depth-first search with
+ * forward checking, vertex propagation and restarts (exact.c) either finds
+ * a colouring or proves there is none within a node budget: a short run
+ * first; then an LP certificate (lp.c: Farkas weights, checked in
+ * integers) refutes instances whose fractional relaxation is infeasible
+ * and otherwise orders the search's colours; then the search on the core
+ * around the edges the repair could not place (core.c), and on the whole
+ * graph. The repair and the search change one partial colouring
+ * (state.c). This file is the driver.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lec/core.h"
+#include "lec/exact.h"
+#include "lec/hall.h"
 #include "lec/lec.h"
+#include "lec/lp.h"
+#include "lec/repair.h"
+#include "lec/state.h"
 
 const struct lec_budget lec_default_budget = {
 	.repair_moves = 20000,
@@ -28,467 +35,6 @@ const struct lec_budget lec_default_budget = {
 	.seed = 0x9e3779b97f4a7c15ull,
 	.lp_rounds = 2000,
 };
-
-struct state {
-	const struct lec_problem *p;
-	int *colour;
-	int *atl;		/* [nleft * ncolours]: edge holding colour */
-	int *atr;		/* [nright * ncolours] */
-	int *unc;		/* uncoloured edges */
-	int *upos;		/* position of an edge in unc, -1 if coloured */
-	int nunc;
-	long *tabu;		/* per list entry: move forbidden until */
-	uint64_t rng;
-	int *best;		/* the colouring with the fewest uncoloured */
-	int *path;		/* scratch for alternating paths */
-	int nbest;
-	const int *guide;	/* per list entry: the LP's preference, or NULL */
-};
-
-static uint32_t rnd(struct state *s)
-{
-	/* xorshift64*: deterministic and good enough to break ties */
-	s->rng ^= s->rng >> 12;
-	s->rng ^= s->rng << 25;
-	s->rng ^= s->rng >> 27;
-	return (uint32_t)((s->rng * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static int *atl(struct state *s, int e, int c)
-{
-	return &s->atl[(size_t)s->p->left[e] * s->p->ncolours + c];
-}
-
-static int *atr(struct state *s, int e, int c)
-{
-	return &s->atr[(size_t)s->p->right[e] * s->p->ncolours + c];
-}
-
-static void assign(struct state *s, int e, int c)
-{
-	int last = s->unc[--s->nunc];
-
-	s->unc[s->upos[e]] = last;
-	s->upos[last] = s->upos[e];
-	s->upos[e] = -1;
-	s->colour[e] = c;
-	*atl(s, e, c) = e;
-	*atr(s, e, c) = e;
-}
-
-static void unassign(struct state *s, int e)
-{
-	int c = s->colour[e];
-
-	*atl(s, e, c) = -1;
-	*atr(s, e, c) = -1;
-	s->colour[e] = -1;
-	s->upos[e] = s->nunc;
-	s->unc[s->nunc++] = e;
-}
-
-static int list_pos(const struct lec_problem *p, int e, int c)
-{
-	int lo = p->lstart[e], hi = p->lstart[e + 1];
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (p->list[mid] < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int in_list(const struct lec_problem *p, int e, int c)
-{
-	int k = list_pos(p, e, c);
-
-	return k < p->lstart[e + 1] && p->list[k] == c;
-}
-
-static void reset(struct state *s)
-{
-	const struct lec_problem *p = s->p;
-	int e;
-
-	memset(s->atl, 0xff, sizeof(int) * p->nleft * p->ncolours);
-	memset(s->atr, 0xff, sizeof(int) * p->nright * p->ncolours);
-	for (e = 0; e < p->nedges; e++) {
-		s->colour[e] = -1;
-		s->unc[e] = e;
-		s->upos[e] = e;
-	}
-	s->nunc = p->nedges;
-	memset(s->tabu, 0, sizeof(long) * p->lstart[p->nedges]);
-}
-
-static int is_free(struct state *s, int e, int c)
-{
-	return *atl(s, e, c) < 0 && *atr(s, e, c) < 0;
-}
-
-/* Edges in order of list length, so the most constrained go first. */
-static void greedy(struct state *s, const int *order, const int *hint)
-{
-	const struct lec_problem *p = s->p;
-	int i, k;
-
-	for (i = 0; i < p->nedges; i++) {
-		int e = order[i];
-
-		if (hint && hint[e] >= 0 && in_list(p, e, hint[e]) &&
-		    is_free(s, e, hint[e])) {
-			assign(s, e, hint[e]);
-			continue;
-		}
-		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
-			if (is_free(s, e, p->list[k])) {
-				assign(s, e, p->list[k]);
-				break;
-			}
-		}
-	}
-}
-
-static void evict(struct state *s, int x, int c, long until)
-{
-	s->tabu[list_pos(s->p, x, c)] = until;
-	unassign(s, x);
-}
-
-/* Paths traced per move at most: long lists would make moves slow. */
-#define KEMPE_TRIES 64
-
-/*
- * The c/d alternating path from right vertex v, which has c but not d.
- * Fills path[] and returns its length, or -1 if some edge on it cannot take
- * the other colour (its list lacks it), which makes the swap invalid.
- */
-static int kempe_path(struct state *s, int v, int c, int d, int *path)
-{
-	const struct lec_problem *p = s->p;
-	int n = 0, side = 1, cur = v, col = c;
-
-	for (;;) {
-		int e = side ? s->atr[(size_t)cur * p->ncolours + col] :
-			       s->atl[(size_t)cur * p->ncolours + col];
-
-		if (e < 0)
-			return n;
-		if (n == p->nedges || !in_list(p, e, col == c ? d : c))
-			return -1;
-		path[n++] = e;
-		cur = side ? p->left[e] : p->right[e];
-		side = !side;
-		col = col == c ? d : c;
-	}
-}
-
-/*
- * Konig's move, as in his proof that bipartite graphs are edge-colourable
- * with max-degree colours: with c free at u and d free at v, swap c and d
- * along the alternating path from v; c is then free at both ends of (u, v).
- * The path never reaches u. Valid when every edge on it lists the other
- * colour.
- */
-static int kempe(struct state *s, int e, int *path)
-{
-	const struct lec_problem *p = s->p;
-	int u = p->left[e], v = p->right[e], i, j, k, tries = KEMPE_TRIES;
-
-	for (i = p->lstart[e]; i < p->lstart[e + 1]; i++)
-		if (is_free(s, e, p->list[i]))
-			return 0;	/* a plain move colours it */
-	for (i = p->lstart[e]; i < p->lstart[e + 1]; i++) {
-		int c = p->list[i];
-
-		if (s->atl[(size_t)u * p->ncolours + c] >= 0)
-			continue;
-		for (j = p->lstart[e]; j < p->lstart[e + 1] && tries; j++) {
-			int d = p->list[j], n;
-
-			if (d == c || s->atr[(size_t)v * p->ncolours + d] >= 0)
-				continue;
-			tries--;
-			n = kempe_path(s, v, c, d, path);
-			if (n < 0)
-				continue;
-			for (k = 0; k < n; k++) {
-				int x = path[k], cx = s->colour[x];
-
-				*atl(s, x, cx) = -1;
-				*atr(s, x, cx) = -1;
-			}
-			for (k = 0; k < n; k++) {
-				int x = path[k], cx = s->colour[x] == c ? d : c;
-
-				s->colour[x] = cx;
-				*atl(s, x, cx) = x;
-				*atr(s, x, cx) = x;
-			}
-			assign(s, e, c);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* One ejection-chain move: colour an uncoloured edge, evict its clashes. */
-static void tabu_move(struct state *s, long iter)
-{
-	const struct lec_problem *p = s->p;
-	int e = s->unc[rnd(s) % s->nunc];
-	int best = -1, bestscore = 0, k;
-
-	if (kempe(s, e, s->path))
-		return;
-	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
-		int c = p->list[k];
-		int x = *atl(s, e, c), y = *atr(s, e, c);
-		int cost = (x >= 0) + (y >= 0 && y != x);
-		int score;
-
-		if (cost && s->tabu[k] > iter)
-			continue;
-		score = cost * 64 + (int)(rnd(s) % 64);
-		if (best < 0 || score < bestscore) {
-			best = k;
-			bestscore = score;
-		}
-	}
-	if (best < 0)
-		best = p->lstart[e] + (int)(rnd(s) % (p->lstart[e + 1] -
-						      p->lstart[e]));
-	{
-		int c = p->list[best];
-		int x = *atl(s, e, c), y = *atr(s, e, c);
-		long until = iter + s->nunc + (long)(rnd(s) % 10);
-
-		if (x >= 0)
-			evict(s, x, c, until);
-		if (y >= 0 && y != x)
-			evict(s, y, c, until);
-		assign(s, e, c);
-	}
-}
-
-static void keep_best(struct state *s)
-{
-	if (s->nunc >= s->nbest)
-		return;
-	s->nbest = s->nunc;
-	memcpy(s->best, s->colour, sizeof(int) * s->p->nedges);
-}
-
-static int tabu_search(struct state *s, long moves)
-{
-	long iter;
-
-	keep_best(s);
-	for (iter = 1; iter <= moves && s->nunc > 0; iter++) {
-		tabu_move(s, iter);
-		keep_best(s);
-	}
-	return s->nunc == 0;
-}
-
-/* Kuhn's augmenting path over one vertex's edges and their colours. */
-static int augment(const struct lec_problem *p, const int *edges, int i,
-		   int *owner, int *seen, int stamp)
-{
-	int e = edges[i], k;
-
-	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
-		int c = p->list[k];
-
-		if (seen[c] == stamp)
-			continue;
-		seen[c] = stamp;
-		if (owner[c] < 0 ||
-		    augment(p, edges, owner[c], owner, seen, stamp)) {
-			owner[c] = i;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Necessary condition: the edges at each vertex need distinct colours from
- * their lists, i.e. a matching of edges into colours that covers them all.
- */
-static int vertex_hall(const struct lec_problem *p, const int *vstart,
-		       const int *vedges, int nv)
-{
-	int *owner = malloc(sizeof(int) * p->ncolours);
-	int *seen = calloc(p->ncolours, sizeof(int));
-	int v, i, ok = 1, stamp = 0;
-
-	if (!owner || !seen) {
-		free(owner);
-		free(seen);
-		return -1;
-	}
-	for (v = 0; v < nv && ok; v++) {
-		memset(owner, 0xff, sizeof(int) * p->ncolours);
-		for (i = vstart[v]; i < vstart[v + 1] && ok; i++)
-			ok = augment(p, vedges + vstart[v], i - vstart[v],
-				     owner, seen, ++stamp);
-	}
-	free(owner);
-	free(seen);
-	return ok;
-}
-
-/* Kuhn's augmenting path from vertex x (left if side is 0) in one colour. */
-static int augment_colour(const struct lec_problem *p, const int *edges,
-			  int n, int side, int x, int *mate, int *seen,
-			  int stamp)
-{
-	const int *from = side ? p->right : p->left;
-	const int *to = side ? p->left : p->right;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		int e = edges[i], y = to[e];
-
-		if (from[e] != x || seen[y] == stamp)
-			continue;
-		seen[y] = stamp;
-		if (mate[y] < 0 || augment_colour(p, edges, n, side, mate[y],
-						  mate, seen, stamp)) {
-			mate[y] = x;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-struct cc {
-	const struct lec_problem *p;
-	int *cs, *ce;		/* edges by colour (CSR) */
-	int *mate, *seen, stamp;
-	uint8_t *tight[2];	/* vertex has as many edges as colours */
-	uint8_t *done;
-};
-
-/*
- * Match one colour's edges from one side: tight vertices first, since a
- * tight vertex must use every colour it has. Returns the matching size, or
- * -1 when a tight vertex cannot be matched.
- */
-static int colour_matching(struct cc *x, int c, int side)
-{
-	const struct lec_problem *p = x->p;
-	const int *from = side ? p->right : p->left;
-	int nv = side ? p->nleft : p->nright, n = x->cs[c + 1] - x->cs[c];
-	int pass, k, size = 0;
-
-	memset(x->mate, 0xff, sizeof(int) * nv);
-	memset(x->done, 0, side ? p->nright : p->nleft);
-	for (pass = 0; pass < 2; pass++) {
-		for (k = 0; k < n; k++) {
-			int v = from[x->ce[x->cs[c] + k]], got;
-
-			if (x->done[v] || x->tight[side][v] != !pass)
-				continue;
-			x->done[v] = 1;
-			got = augment_colour(p, x->ce + x->cs[c], n, side, v,
-					     x->mate, x->seen, ++x->stamp);
-			if (!got && !pass)
-				return -1;
-			size += got;
-		}
-	}
-	return size;
-}
-
-/* Vertices whose edges have exactly as many distinct colours as edges. */
-static void tight_vertices(struct cc *x, int side, const int *vs,
-			   const int *ve, int nv)
-{
-	const struct lec_problem *p = x->p;
-	int v, i, k, distinct;
-
-	for (v = 0; v < nv; v++) {
-		x->stamp++;
-		distinct = 0;
-		for (i = vs[v]; i < vs[v + 1]; i++) {
-			int e = ve[i];
-
-			for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
-				if (x->seen[p->list[k]] == x->stamp)
-					continue;
-				x->seen[p->list[k]] = x->stamp;
-				distinct++;
-			}
-		}
-		x->tight[side][v] = distinct == vs[v + 1] - vs[v];
-	}
-}
-
-/*
- * Necessary conditions on the colour classes, each a matching: together
- * they must cover all edges (their maximum matchings add up), and each
- * must cover every tight vertex that has its colour.
- */
-static int colour_checks(struct cc *x, const int *ls, const int *le,
-			 const int *rs, const int *re)
-{
-	const struct lec_problem *p = x->p;
-	int nl = p->lstart[p->nedges], c, e, k, total = 0, m;
-
-	for (k = 0; k < nl; k++)
-		x->cs[p->list[k] + 1]++;
-	for (c = 0; c < p->ncolours; c++)
-		x->cs[c + 1] += x->cs[c];
-	for (e = 0; e < p->nedges; e++)
-		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++)
-			x->ce[x->cs[p->list[k]]++] = e;
-	for (c = p->ncolours; c > 0; c--)
-		x->cs[c] = x->cs[c - 1];
-	x->cs[0] = 0;
-	tight_vertices(x, 0, ls, le, p->nleft);
-	tight_vertices(x, 1, rs, re, p->nright);
-	for (c = 0; c < p->ncolours; c++) {
-		m = colour_matching(x, c, 0);
-		if (m < 0 || colour_matching(x, c, 1) < 0)
-			return 0;
-		total += m;
-	}
-	return total >= p->nedges;
-}
-
-static int colour_capacity(const struct lec_problem *p, const int *ls,
-			   const int *le, const int *rs, const int *re)
-{
-	int nv = (p->nleft > p->nright ? p->nleft : p->nright) + 1;
-	int big = nv > p->ncolours ? nv : p->ncolours + 1;
-	struct cc x = { .p = p };
-	int r = -1;
-
-	x.cs = calloc(p->ncolours + 2, sizeof(int));
-	x.ce = malloc(sizeof(int) * (p->lstart[p->nedges] + 1));
-	x.mate = malloc(sizeof(int) * nv);
-	x.seen = calloc(big, sizeof(int));
-	x.tight[0] = malloc(nv);
-	x.tight[1] = malloc(nv);
-	x.done = malloc(nv);
-	if (x.cs && x.ce && x.mate && x.seen && x.tight[0] && x.tight[1] &&
-	    x.done)
-		r = colour_checks(&x, ls, le, rs, re);
-	free(x.cs);
-	free(x.ce);
-	free(x.mate);
-	free(x.seen);
-	free(x.tight[0]);
-	free(x.tight[1]);
-	free(x.done);
-	return r;
-}
 
 /* Incidence lists (CSR) of one side of the graph. */
 static int incidence(const struct lec_problem *p, const int *end, int nv,
@@ -517,272 +63,6 @@ static int incidence(const struct lec_problem *p, const int *end, int nv,
 	return 0;
 }
 
-struct exact {
-	struct state *s;
-	const int *ls, *le, *rs, *re;	/* incidence of left and right */
-	int *avail;			/* free list colours per edge */
-	long nodes;
-	long budget;
-	int *cnt, *st, *open, stamp;	/* per colour, for vertex scans */
-	int ties;			/* equal choices seen, for tie-breaks */
-	struct cand *cand;		/* branches of the nodes on the path */
-	int top;
-};
-
-/*
- * One branch: colour edge e with list entry k. Each node colours a
- * distinct edge and has at most as many branches as that edge has list
- * entries, so the path's branches fit in one entry per list entry.
- */
-struct cand {
-	int64_t key;
-	int e, k;
-};
-
-/* What to branch on: an edge's colours, or a colour's edges at a vertex. */
-struct choice {
-	int e;			/* the edge, or -1 */
-	int v, side, c;		/* else: colour c must be used at vertex v */
-	int size;
-};
-
-/* Colour c is taken at the endpoints of e: update neighbours' counts. */
-static int touch(struct exact *x, int e, int c, int delta)
-{
-	struct state *s = x->s;
-	const struct lec_problem *p = s->p;
-	int u = p->left[e], v = p->right[e], i, dead = 0;
-
-	for (i = x->ls[u]; i < x->ls[u + 1]; i++) {
-		int g = x->le[i];
-
-		if (g == e || s->colour[g] >= 0 || !in_list(p, g, c) ||
-		    *atr(s, g, c) >= 0)
-			continue;
-		x->avail[g] += delta;
-		dead |= x->avail[g] == 0;
-	}
-	for (i = x->rs[v]; i < x->rs[v + 1]; i++) {
-		int g = x->re[i];
-
-		if (g == e || p->left[g] == u || s->colour[g] >= 0 ||
-		    !in_list(p, g, c) || *atl(s, g, c) >= 0)
-			continue;
-		x->avail[g] += delta;
-		dead |= x->avail[g] == 0;
-	}
-	return dead;
-}
-
-/*
- * A vertex with as many uncoloured edges as open colours must use every
- * one of them (more edges than colours: a dead end). A colour open to few
- * of its edges is then a better branch than any edge: the hidden single of
- * Sudoku solvers. Returns 0 at a dead end.
- */
-static int scan_vertex(struct exact *x, int side, int v, struct choice *ch)
-{
-	struct state *s = x->s;
-	const struct lec_problem *p = s->p;
-	const int *vs = side ? x->rs : x->ls, *ve = side ? x->re : x->le;
-	int i, k, unc = 0, nopen = 0;
-
-	x->stamp++;
-	for (i = vs[v]; i < vs[v + 1]; i++) {
-		int g = ve[i];
-
-		if (s->colour[g] >= 0)
-			continue;
-		unc++;
-		for (k = p->lstart[g]; k < p->lstart[g + 1]; k++) {
-			int c = p->list[k];
-
-			if (!is_free(s, g, c))
-				continue;
-			if (x->st[c] != x->stamp) {
-				x->st[c] = x->stamp;
-				x->cnt[c] = 0;
-				x->open[nopen++] = c;
-			}
-			x->cnt[c]++;
-		}
-	}
-	if (unc > nopen)
-		return 0;
-	for (i = 0; unc && unc == nopen && i < nopen; i++) {
-		int c = x->open[i];
-
-		if (x->cnt[c] < ch->size ||
-		    (x->cnt[c] == ch->size && rnd(s) % ++x->ties == 0)) {
-			if (x->cnt[c] < ch->size)
-				x->ties = 1;
-			*ch = (struct choice){ -1, v, side, c, x->cnt[c] };
-		}
-	}
-	return 1;
-}
-
-static int choose(struct exact *x, struct choice *ch)
-{
-	struct state *s = x->s;
-	const struct lec_problem *p = s->p;
-	int i, v;
-
-	ch->e = -1;
-	ch->size = INT_MAX;
-	x->ties = 0;
-	for (i = 0; i < s->nunc; i++) {
-		int g = s->unc[i];
-
-		if (x->avail[g] < ch->size) {
-			ch->e = g;
-			ch->size = x->avail[g];
-			x->ties = 1;
-		} else if (x->avail[g] == ch->size && rnd(s) % ++x->ties == 0) {
-			ch->e = g;
-		}
-	}
-	for (v = 0; ch->size > 1 && v < p->nleft; v++)
-		if (!scan_vertex(x, 0, v, ch))
-			return 0;
-	for (v = 0; ch->size > 1 && v < p->nright; v++)
-		if (!scan_vertex(x, 1, v, ch))
-			return 0;
-	return ch->size > 0;
-}
-
-static int dfs(struct exact *x);
-
-static int try(struct exact *x, int e, int c)
-{
-	int dead = touch(x, e, c, -1), r;
-
-	assign(x->s, e, c);
-	r = dead ? 0 : dfs(x);
-	if (r)
-		return r;
-	unassign(x->s, e);
-	touch(x, e, c, +1);
-	return 0;
-}
-
-/* The branches of a choice, from a random offset so that restarts differ. */
-static int branches(struct exact *x, const struct choice *ch,
-		    struct cand *cd)
-{
-	struct state *s = x->s;
-	const struct lec_problem *p = s->p;
-	const int *vs, *ve;
-	int i, n, o, m = 0;
-
-	if (ch->e >= 0) {
-		n = p->lstart[ch->e + 1] - p->lstart[ch->e];
-		o = (int)(rnd(s) % n);
-		for (i = 0; i < n; i++) {
-			int k = p->lstart[ch->e] + (i + o) % n;
-
-			if (is_free(s, ch->e, p->list[k]))
-				cd[m++] = (struct cand){ 0, ch->e, k };
-		}
-		return m;
-	}
-	vs = ch->side ? x->rs : x->ls;
-	ve = ch->side ? x->re : x->le;
-	n = vs[ch->v + 1] - vs[ch->v];
-	o = (int)(rnd(s) % n);
-	for (i = 0; i < n; i++) {
-		int g = ve[vs[ch->v] + (i + o) % n], k = list_pos(p, g, ch->c);
-
-		if (s->colour[g] < 0 && k < p->lstart[g + 1] &&
-		    p->list[k] == ch->c && is_free(s, g, ch->c))
-			cd[m++] = (struct cand){ 0, g, k };
-	}
-	return m;
-}
-
-/*
- * The LP's favourites first: the colours the fractional relaxation uses
- * most lead to a colouring far sooner than random ones where the graph is
- * tight. The keys are perturbed so that restarts still differ.
- */
-static void by_guide(struct state *s, struct cand *cd, int n)
-{
-	struct cand t;
-	int i, j;
-
-	for (i = 0; i < n; i++)
-		cd[i].key = (int64_t)s->guide[cd[i].k] * (512 + rnd(s) % 256);
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && cd[j].key > cd[j - 1].key; j--) {
-			t = cd[j];
-			cd[j] = cd[j - 1];
-			cd[j - 1] = t;
-		}
-}
-
-/* 1 solved, 0 exhausted this subtree, -1 budget spent. */
-static int dfs(struct exact *x)
-{
-	struct state *s = x->s;
-	struct choice ch;
-	struct cand *cd;
-	int i, r = 0, n;
-
-	if (s->nunc == 0)
-		return 1;
-	if (++x->nodes > x->budget)
-		return -1;
-	if (!choose(x, &ch))
-		return 0;
-	cd = x->cand + x->top;
-	n = branches(x, &ch, cd);
-	if (s->guide)
-		by_guide(s, cd, n);
-	x->top += n;
-	for (i = 0; i < n && !r; i++)
-		r = try(x, cd[i].e, s->p->list[cd[i].k]);
-	x->top -= n;
-	return r;
-}
-
-static int exact_search(struct state *s, long budget, const int *ls,
-			const int *le, const int *rs, const int *re)
-{
-	const struct lec_problem *p = s->p;
-	struct exact x = { .s = s, .ls = ls, .le = le, .rs = rs, .re = re };
-	long limit, spent;
-	int e, r;
-
-	x.avail = malloc(sizeof(int) * (p->nedges ? p->nedges : 1));
-	x.cnt = malloc(sizeof(int) * (p->ncolours + 1));
-	x.st = calloc(p->ncolours + 1, sizeof(int));
-	x.open = malloc(sizeof(int) * (p->ncolours + 1));
-	x.cand = malloc(sizeof(struct cand) * ((size_t)p->lstart[p->nedges] + 1));
-	r = LEC_NOMEM;
-	if (!x.avail || !x.cnt || !x.st || !x.open || !x.cand)
-		goto out;
-	/* restarts with growing limits tame heavy tails; a finished run is a proof */
-	for (limit = 1000, spent = 0, r = -1; r < 0 && spent < budget;
-	     limit *= 2) {
-		reset(s);
-		for (e = 0; e < p->nedges; e++)
-			x.avail[e] = p->lstart[e + 1] - p->lstart[e];
-		x.nodes = 0;
-		x.top = 0;
-		x.budget = limit < budget - spent ? limit : budget - spent;
-		r = dfs(&x);
-		spent += x.nodes;
-	}
-	r = r > 0 ? LEC_SOLVED : r < 0 ? LEC_UNKNOWN : LEC_INFEASIBLE;
-out:
-	free(x.avail);
-	free(x.cnt);
-	free(x.st);
-	free(x.open);
-	free(x.cand);
-	return r;
-}
-
 static int *length_order(const struct lec_problem *p)
 {
 	int *ord = malloc(sizeof(int) * (p->nedges ? p->nedges : 1));
@@ -804,18 +84,6 @@ static int *length_order(const struct lec_problem *p)
 	return ord;
 }
 
-static int prechecks(const struct lec_problem *p, const int *ls,
-		     const int *le, const int *rs, const int *re)
-{
-	int e, r;
-
-	for (e = 0; e < p->nedges; e++)
-		if (p->lstart[e + 1] == p->lstart[e])
-			return 0;
-	r = vertex_hall(p, ls, le, p->nleft);
-	return r == 1 ? vertex_hall(p, rs, re, p->nright) : r;
-}
-
 /* Proven infeasible: a greedy partial colouring is all the caller gets. */
 static int partial(struct state *s, int *colour)
 {
@@ -825,266 +93,10 @@ static int partial(struct state *s, int *colour)
 		return LEC_NOMEM;
 	for (e = 0; e < s->p->nedges; e++)
 		colour[e] = -1;
-	reset(s);
-	greedy(s, order, NULL);
+	lec_reset(s);
+	lec_greedy(s, order, NULL);
 	free(order);
 	return LEC_INFEASIBLE;
-}
-
-/*
- * LP refutation. Weights z >= 0 on the slots (a vertex and a colour) with
- *   sum over edges e of min over c in L(e) of (z[u(e)][c] + z[v(e)][c])
- *   > sum of all z
- * prove that no colouring exists: an edge coloured c fills slots (u, c)
- * and (v, c), each at most once, so a colouring would give the sum of the
- * minima at most the sum of the weights. By Farkas' lemma such z exist
- * exactly when the fractional relaxation is infeasible: a global bound
- * that no local propagation of the exact search sees. Multiplicative weights (Arora, Hazan and
- * Kale, "The multiplicative weights update method", Section 3.3) find them
- * approximately: each round every edge takes its cheapest colour and the
- * slots that get more than one edge grow heavier. The weights are rounded
- * to integers, scaled or cut at a threshold, and only an exact check in
- * integers counts as a proof.
- */
-#define LP_EPS 0.1		/* first growth per extra edge in a slot */
-#define LP_COOL 256.0		/* rounds until the growth has halved */
-#define LP_FLOOR 1e-30		/* relative weight kept, against denormals */
-#define LP_SCALE 16777216.0	/* integer weights up to 2^24 per slot */
-#define LP_CHECK 16		/* rounds between roundings */
-#define LP_CUTS 10		/* thresholds 0.7, 0.7^2, ... of the heaviest */
-
-struct lp {
-	const struct lec_problem *p;
-	int nslots;
-	double *w;		/* [nslots]: the slot's weight, the heaviest 1 */
-	double *up;		/* [maxload + 1]: weight factor for a load */
-	int maxload;
-	int *load;		/* [nslots]: edges taking the slot this round */
-	int64_t *z;		/* [nslots]: rounded weights */
-	int *guide;		/* per list entry: rounds its edge took it */
-};
-
-static const int64_t *zslot(const struct lec_problem *p, const int64_t *z,
-			    int side, int v)
-{
-	return z + (size_t)(side ? p->nleft + v : v) * p->ncolours;
-}
-
-/* The check in integers: 1 when z proves that no colouring exists. */
-static int certifies(const struct lec_problem *p, const int64_t *z)
-{
-	int64_t need = 0, have = 0, m;
-	int e, k, s, n = (p->nleft + p->nright) * p->ncolours;
-
-	for (s = 0; s < n; s++)
-		have += z[s];
-	for (e = 0; e < p->nedges; e++) {
-		const int64_t *zu = zslot(p, z, 0, p->left[e]);
-		const int64_t *zv = zslot(p, z, 1, p->right[e]);
-
-		m = INT64_MAX;
-		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
-			int c = p->list[k];
-
-			if (zu[c] + zv[c] < m)
-				m = zu[c] + zv[c];
-		}
-		need += m;
-	}
-	return need > have;
-}
-
-/* Scaled weights, then slots at or above a threshold with weight 1. */
-static int rounded(struct lp *x)
-{
-	double cut = 1.0;
-	int i, s;
-
-	for (s = 0; s < x->nslots; s++)
-		x->z[s] = (int64_t)(x->w[s] * LP_SCALE + 0.5);
-	if (certifies(x->p, x->z))
-		return 1;
-	for (i = 0; i < LP_CUTS; i++) {
-		cut *= 0.7;
-		for (s = 0; s < x->nslots; s++)
-			x->z[s] = x->w[s] >= cut;
-		if (certifies(x->p, x->z))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Every edge takes its cheapest colour; loaded slots grow. The growth
- * shrinks over the rounds: large steps find the heavy slots fast, small
- * ones stop the weights oscillating around the optimum.
- */
-static void lp_round(struct lp *x, long t)
-{
-	const struct lec_problem *p = x->p;
-	int nc = p->ncolours, e, k, s;
-	double top = 0, inv, eps = LP_EPS / (1 + t / LP_COOL);
-
-	x->up[0] = 1 / (1 + eps);
-	for (k = 1; k <= x->maxload; k++)
-		x->up[k] = x->up[k - 1] * (1 + eps);
-	memset(x->load, 0, sizeof(int) * x->nslots);
-	for (e = 0; e < p->nedges; e++) {
-		const double *wu = x->w + (size_t)p->left[e] * nc;
-		const double *wv = x->w + (size_t)(p->nleft + p->right[e]) * nc;
-		int bk = p->lstart[e], best = p->list[bk];
-
-		for (k = bk + 1; k < p->lstart[e + 1]; k++) {
-			int c = p->list[k];
-
-			if (wu[c] + wv[c] < wu[best] + wv[best]) {
-				bk = k;
-				best = c;
-			}
-		}
-		x->guide[bk]++;
-		x->load[(size_t)p->left[e] * nc + best]++;
-		x->load[(size_t)(p->nleft + p->right[e]) * nc + best]++;
-	}
-	for (s = 0; s < x->nslots; s++) {
-		x->w[s] *= x->up[x->load[s]];
-		if (x->w[s] > top)
-			top = x->w[s];
-	}
-	inv = 1 / top;
-	for (s = 0; s < x->nslots; s++) {
-		x->w[s] *= inv;
-		if (x->w[s] > 0 && x->w[s] < LP_FLOOR)
-			x->w[s] = LP_FLOOR;
-	}
-}
-
-/* Slots no list names keep weight 0: they constrain nothing. */
-static void lp_init(struct lp *x)
-{
-	const struct lec_problem *p = x->p;
-	int nc = p->ncolours, e, k;
-
-	memset(x->w, 0, sizeof(double) * x->nslots);
-	for (e = 0; e < p->nedges; e++) {
-		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
-			x->w[(size_t)p->left[e] * nc + p->list[k]] = 1;
-			x->w[(size_t)(p->nleft + p->right[e]) * nc +
-			     p->list[k]] = 1;
-		}
-	}
-}
-
-/*
- * 1 refuted, 0 not within the rounds (guide[] then holds how often each
- * list entry was an edge's cheapest, the fractional solution in the
- * large), -1 out of memory.
- */
-static int lp_refuted(const struct lec_problem *p, long rounds,
-		      const int *ls, const int *rs, int *guide)
-{
-	struct lp x = { .p = p, .guide = guide };
-	int maxload = 1, v, r = -1;
-	long t;
-
-	for (v = 0; v < p->nleft; v++)
-		if (ls[v + 1] - ls[v] > maxload)
-			maxload = ls[v + 1] - ls[v];
-	for (v = 0; v < p->nright; v++)
-		if (rs[v + 1] - rs[v] > maxload)
-			maxload = rs[v + 1] - rs[v];
-	x.nslots = (p->nleft + p->nright) * p->ncolours;
-	x.w = malloc(sizeof(double) * ((size_t)x.nslots + 1));
-	x.up = malloc(sizeof(double) * ((size_t)maxload + 1));
-	x.load = malloc(sizeof(int) * ((size_t)x.nslots + 1));
-	x.z = malloc(sizeof(int64_t) * ((size_t)x.nslots + 1));
-	if (!x.w || !x.up || !x.load || !x.z)
-		goto out;
-	x.maxload = maxload;
-	lp_init(&x);
-	for (t = 1, r = 0; t <= rounds && !r; t++) {
-		lp_round(&x, t);
-		r = t % LP_CHECK == 0 && rounded(&x);
-	}
-out:
-	free(x.w);
-	free(x.up);
-	free(x.load);
-	free(x.z);
-	return r;
-}
-
-struct sub {
-	struct lec_problem p;
-	int *left, *right, *lstart, *list, *colour;
-};
-
-static void sub_free(struct sub *u)
-{
-	free(u->left);
-	free(u->right);
-	free(u->lstart);
-	free(u->list);
-	free(u->colour);
-}
-
-/* The edges at the endpoints of the best colouring's uncoloured edges. */
-static int core(const struct state *s, struct sub *u)
-{
-	const struct lec_problem *p = s->p;
-	uint8_t *inl = calloc(p->nleft + 1, 1), *inr = calloc(p->nright + 1, 1);
-	int e, k, n = 0, len = 0, r = -1;
-
-	memset(u, 0, sizeof(*u));
-	u->left = malloc(sizeof(int) * (p->nedges + 1));
-	u->right = malloc(sizeof(int) * (p->nedges + 1));
-	u->lstart = malloc(sizeof(int) * (p->nedges + 1));
-	u->colour = malloc(sizeof(int) * (p->nedges + 1));
-	u->list = malloc(sizeof(int) * (p->lstart[p->nedges] + 1));
-	if (!inl || !inr || !u->left || !u->right || !u->lstart ||
-	    !u->colour || !u->list)
-		goto out;
-	for (e = 0; e < p->nedges; e++)
-		if (s->best[e] < 0)
-			inl[p->left[e]] = inr[p->right[e]] = 1;
-	for (e = 0; e < p->nedges; e++) {
-		if (!inl[p->left[e]] && !inr[p->right[e]])
-			continue;
-		u->left[n] = p->left[e];
-		u->right[n] = p->right[e];
-		u->colour[n] = -1;
-		u->lstart[n++] = len;
-		for (k = p->lstart[e]; k < p->lstart[e + 1]; k++)
-			u->list[len++] = p->list[k];
-	}
-	u->lstart[n] = len;
-	u->p = (struct lec_problem){ p->nleft, p->nright, p->ncolours, n,
-				     u->left, u->right, u->lstart, u->list };
-	r = n < p->nedges;
-out:
-	free(inl);
-	free(inr);
-	return r;
-}
-
-/*
- * Refute the core instead of the whole: where the edges around the
- * conflict admit no colouring, the graph admits none, and the exact search
- * decides a small core far sooner than the whole graph. 1 refuted, 0 not.
- */
-static int core_refuted(const struct state *s, long nodes)
-{
-	struct lec_budget b = { .restarts = -1, .exact_nodes = nodes,
-				.seed = 1 };
-	struct sub u;
-	int r = core(s, &u);
-
-	if (r == 1)
-		r = lec_solve(&u.p, u.colour, &b);
-	sub_free(&u);
-	if (r == LEC_NOMEM || r < 0)
-		return -1;
-	return r == LEC_INFEASIBLE;
 }
 
 /* Nodes of the first exact search: enough for most repair failures. */
@@ -1103,19 +115,20 @@ static int decide(struct state *s, const struct lec_budget *b,
 	int *guide = NULL, r = LEC_UNKNOWN, t;
 
 	if (quick > 0)
-		r = exact_search(s, quick, ls, le, rs, re);
+		r = lec_exact_search(s, quick, ls, le, rs, re);
 	if (r == LEC_UNKNOWN && b->lp_rounds > 0) {
 		guide = calloc((size_t)p->lstart[p->nedges] + 1, sizeof(int));
-		t = guide ? lp_refuted(p, b->lp_rounds, ls, rs, guide) : -1;
+		t = !guide ? -1 :
+		    lec_lp_refuted(p, b->lp_rounds, ls, rs, guide);
 		r = t < 0 ? LEC_NOMEM : t ? LEC_INFEASIBLE : LEC_UNKNOWN;
 		s->guide = guide;
 	}
 	if (r == LEC_UNKNOWN && b->exact_nodes > 0 && b->restarts >= 0) {
-		t = core_refuted(s, b->exact_nodes);
+		t = lec_core_refuted(s, b->exact_nodes);
 		r = t < 0 ? LEC_NOMEM : t ? LEC_INFEASIBLE : LEC_UNKNOWN;
 	}
 	if (r == LEC_UNKNOWN && b->exact_nodes > quick)
-		r = exact_search(s, b->exact_nodes - quick, ls, le, rs, re);
+		r = lec_exact_search(s, b->exact_nodes - quick, ls, le, rs, re);
 	s->guide = NULL;
 	free(guide);
 	return r;
@@ -1133,22 +146,23 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 		goto out;
 	memcpy(hint, colour, sizeof(int) * p->nedges);
 	s->rng = b->seed ? b->seed : 1;
-	reset(s);
-	greedy(s, order, hint);
+	lec_reset(s);
+	lec_greedy(s, order, hint);
 	keep_best(s);
 	for (t = 0; t <= b->restarts; t++) {
 		if (t > 0) {
-			reset(s);
-			greedy(s, order, NULL);
+			lec_reset(s);
+			lec_greedy(s, order, NULL);
 		}
-		if (tabu_search(s, t ? b->repair_moves : b->repair_moves / 8)) {
+		if (lec_tabu_search(s, t ? b->repair_moves :
+				       b->repair_moves / 8)) {
 			r = LEC_SOLVED;
 			goto out;
 		}
 		/* the colour-class checks cost a pass over every colour: only
 		 * for instances a short repair did not settle */
 		if (t == 0) {
-			r = colour_capacity(p, ls, le, rs, re);
+			r = lec_colour_capacity(p, ls, le, rs, re);
 			if (r <= 0) {
 				r = r < 0 ? LEC_NOMEM : LEC_INFEASIBLE;
 				memcpy(colour, s->best, sizeof(int) * p->nedges);
@@ -1169,9 +183,8 @@ out:
 int lec_solve(const struct lec_problem *p, int *colour,
 	      const struct lec_budget *b)
 {
-	struct state s = { .p = p };
+	struct state s;
 	int *ls = NULL, *le = NULL, *rs = NULL, *re = NULL;
-	size_t n = p->nedges ? p->nedges : 1;
 	int r = LEC_NOMEM;
 
 	if (!b)
@@ -1179,34 +192,20 @@ int lec_solve(const struct lec_problem *p, int *colour,
 	if (incidence(p, p->left, p->nleft, &ls, &le) ||
 	    incidence(p, p->right, p->nright, &rs, &re))
 		goto out;
-	r = prechecks(p, ls, le, rs, re);
+	r = lec_prechecks(p, ls, le, rs, re);
 	if (r < 0) {
 		r = LEC_NOMEM;
 		goto out;
 	}
-	s.colour = colour;
-	s.nbest = p->nedges + 1;
-	s.atl = malloc(sizeof(int) * ((size_t)p->nleft * p->ncolours + 1));
-	s.atr = malloc(sizeof(int) * ((size_t)p->nright * p->ncolours + 1));
-	s.unc = malloc(sizeof(int) * n);
-	s.upos = malloc(sizeof(int) * n);
-	s.tabu = malloc(sizeof(long) * ((size_t)p->lstart[p->nedges] + 1));
-	s.best = malloc(sizeof(int) * n);
-	s.path = malloc(sizeof(int) * n);
-	if (!s.atl || !s.atr || !s.unc || !s.upos || !s.tabu || !s.best ||
-	    !s.path)
+	if (lec_state_init(&s, p, colour)) {
 		r = LEC_NOMEM;
-	else if (r == 0)
+		goto out;
+	}
+	if (r == 0)
 		r = partial(&s, colour);
 	else
 		r = run(&s, b, colour, ls, le, rs, re);
-	free(s.atl);
-	free(s.atr);
-	free(s.unc);
-	free(s.upos);
-	free(s.tabu);
-	free(s.best);
-	free(s.path);
+	lec_state_free(&s);
 out:
 	free(ls);
 	free(le);
