@@ -153,7 +153,9 @@ static int phase(struct route_state *t, uint32_t p)
 	}
 	if (t->st->subs)
 		t->st->subs[p] = k ? k : 1;
-	return r ? r : fors_split_phase(&t->out, t->s, p, t->sub, k ? k : 1);
+	return r ? r : fors_split_phase(&t->out, &t->s->xfers[t->s->start[p]],
+					t->s->start[p + 1] - t->s->start[p],
+					t->sub, k ? k : 1);
 }
 
 static int setup(struct route_state *t, const struct fors_scenario *sc)
@@ -196,11 +198,16 @@ static void cleanup(struct route_state *t)
 static int finish(struct route_state *t, const uint8_t *present,
 		  struct fors_schedule **out)
 {
-	struct fors_schedule *s = t->s;
-	uint32_t split = t->out.nphases - s->nphases;
+	uint32_t split = t->out.nphases - t->s->nphases;
+	struct fors_schedule *s;
 	char n[16];
 
-	fors_split_finish(&t->out, s);
+	if (fors_split_finish(&t->out, t->s, &s)) {
+		fors_error_set(t->err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	fors_schedule_free(t->s);
+	t->s = s;
 	s->q = t->fb->q;
 	s->m = t->fb->m;
 	snprintf(n, sizeof(n), "%u", split);

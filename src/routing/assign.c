@@ -31,7 +31,8 @@ struct memo {
 
 struct assigner {
 	const struct fors_fabric *fb;
-	struct fors_schedule *s;
+	const struct fors_schedule *s;	/* the input, left as it is */
+	struct fors_xfer *ph;	/* the phase being placed, planes set here */
 	struct inter in;
 	uint32_t *order;	/* planes, unimpacted first */
 	uint32_t nunimp;
@@ -161,11 +162,10 @@ static const struct lec_budget tight_budget = {
 };
 
 /*
- * Place the n transfers of phase p in k sub-phases: a list edge colouring
+ * Place the n pending transfers in k sub-phases: a list edge colouring
  * whose colours are (sub-phase, plane) pairs. Returns the solver's verdict.
  */
-static int colour(struct assigner *a, uint32_t p, uint32_t n, uint32_t k,
-		  int tight)
+static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 {
 	const struct fors_fabric *fb = a->fb;
 	struct lec_problem lp;
@@ -182,7 +182,7 @@ static int colour(struct assigner *a, uint32_t p, uint32_t n, uint32_t k,
 		a->list_cap = need;
 	}
 	for (i = 0; i < n; i++) {
-		struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+		struct fors_xfer *x = &a->ph[a->pend[i]];
 		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
 
 		a->left[i] = (int)ls;
@@ -205,11 +205,11 @@ static int colour(struct assigner *a, uint32_t p, uint32_t n, uint32_t k,
 	if (r != LEC_SOLVED)
 		return r;
 	for (i = 0; i < n; i++) {
-		a->s->xfers[a->pend[i]].plane = a->colour[i] % (int)fb->q;
-		a->sub[a->pend[i] - a->s->start[p]] =
+		a->ph[a->pend[i]].plane = a->colour[i] % (int)fb->q;
+		a->sub[a->pend[i]] =
 			(uint32_t)a->colour[i] / fb->q;
 		if (a->om)
-			remember(a, &a->s->xfers[a->pend[i]]);
+			remember(a, &a->ph[a->pend[i]]);
 	}
 	return r;
 }
@@ -218,7 +218,7 @@ static int colour(struct assigner *a, uint32_t p, uint32_t n, uint32_t k,
 static int augment(const struct assigner *a, const uint32_t *set, uint32_t i,
 		   int32_t *owner, uint32_t *seen, uint32_t stamp)
 {
-	const struct fors_xfer *x = &a->s->xfers[a->pend[set[i]]];
+	const struct fors_xfer *x = &a->ph[a->pend[set[i]]];
 	uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst), p;
 
 	for (p = 0; p < a->fb->q; p++) {
@@ -253,7 +253,7 @@ static uint32_t sub_bound(const struct assigner *a, uint32_t n)
 			uint32_t k = 0, nu = 0;
 
 			for (i = 0; i < n; i++) {
-				const struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+				const struct fors_xfer *x = &a->ph[a->pend[i]];
 
 				if (leaf_of(a, side ? x->dst : x->src) == l)
 					set[k++] = i;
@@ -275,13 +275,13 @@ static uint32_t sub_bound(const struct assigner *a, uint32_t n)
  * The fewest sub-phases: k from the counting bound up, each smaller k
  * proven infeasible by the solver (or counted as unproven).
  */
-static int split(struct assigner *a, uint32_t p, uint32_t n, uint32_t *k)
+static int split(struct assigner *a, uint32_t n, uint32_t *k)
 {
 	uint32_t lb = sub_bound(a, n);
 	int r;
 
 	for (*k = lb > 2 ? lb : 2;; (*k)++) {
-		r = colour(a, p, n, *k, 0);
+		r = colour(a, n, *k, 0);
 		if (r == LEC_SOLVED || r == LEC_NOMEM)
 			return r == LEC_NOMEM ? FORS_ENOMEM : 0;
 		a->info->unproven += r == LEC_UNKNOWN;
@@ -292,7 +292,7 @@ static int by_key(const void *x, const void *y, void *arg)
 {
 	const struct assigner *a = arg;
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-	const struct fors_xfer *u = &a->s->xfers[i], *v = &a->s->xfers[j];
+	const struct fors_xfer *u = &a->ph[i], *v = &a->ph[j];
 	uint32_t ku = leaf_of(a, u->src) * a->fb->m1 + leaf_of(a, u->dst);
 	uint32_t kv = leaf_of(a, v->src) * a->fb->m1 + leaf_of(a, v->dst);
 
@@ -311,7 +311,7 @@ static uint64_t sort_pending(struct assigner *a, uint32_t n)
 
 	qsort_r(a->pend, n, sizeof(uint32_t), by_key, a);
 	for (i = 0; i < n; i++) {
-		const struct fors_xfer *x = &a->s->xfers[a->pend[i]];
+		const struct fors_xfer *x = &a->ph[a->pend[i]];
 
 		a->key[i] = leaf_of(a, x->src) * a->fb->m1 + leaf_of(a, x->dst);
 		h = (h ^ a->key[i]) * 1099511628211ull;
@@ -331,8 +331,8 @@ static const struct memo *memo_find(const struct assigner *a, uint32_t n,
 	return NULL;
 }
 
-static int memo_add(struct assigner *a, uint32_t p, uint32_t n, uint64_t h,
-		    uint32_t k, uint32_t unproven)
+static int memo_add(struct assigner *a, uint32_t n, uint64_t h, uint32_t k,
+		    uint32_t unproven)
 {
 	struct memo *m;
 	uint32_t i;
@@ -359,14 +359,14 @@ static int memo_add(struct assigner *a, uint32_t p, uint32_t n, uint64_t h,
 	m->unproven = unproven;
 	memcpy(m->key, a->key, sizeof(uint32_t) * n);
 	for (i = 0; i < n; i++) {
-		m->plane[i] = a->s->xfers[a->pend[i]].plane;
-		m->sub[i] = a->sub[a->pend[i] - a->s->start[p]];
+		m->plane[i] = a->ph[a->pend[i]].plane;
+		m->sub[i] = a->sub[a->pend[i]];
 	}
 	return 0;
 }
 
-/* Colour the pending transfers of phase p, splitting it if need be. */
-static int solve(struct assigner *a, uint32_t p, uint32_t n, uint32_t *k)
+/* Colour the n pending transfers, splitting their phase if need be. */
+static int solve(struct assigner *a, uint32_t n, uint32_t *k)
 {
 	uint32_t unproven = a->info->unproven, i;
 	uint64_t h = sort_pending(a, n);
@@ -375,57 +375,58 @@ static int solve(struct assigner *a, uint32_t p, uint32_t n, uint32_t *k)
 
 	if (m) {
 		for (i = 0; i < n; i++) {
-			a->s->xfers[a->pend[i]].plane = m->plane[i];
-			a->sub[a->pend[i] - a->s->start[p]] = m->sub[i];
+			a->ph[a->pend[i]].plane = m->plane[i];
+			a->sub[a->pend[i]] = m->sub[i];
 		}
 		*k = m->k;
 		a->info->unproven += m->unproven;
 		return 0;
 	}
-	r = a->om ? colour(a, p, n, 1, 1) : LEC_UNKNOWN;
+	r = a->om ? colour(a, n, 1, 1) : LEC_UNKNOWN;
 	if (r != LEC_SOLVED && r != LEC_NOMEM)
-		r = colour(a, p, n, 1, 0);
+		r = colour(a, n, 1, 0);
 	if (r == LEC_NOMEM)
 		return FORS_ENOMEM;
 	if (r != LEC_SOLVED) {
 		a->info->unproven += r == LEC_UNKNOWN;
-		r = split(a, p, n, k);
+		r = split(a, n, k);
 		if (r)
 			return r;
 	}
-	return a->om ? 0 : memo_add(a, p, n, h, *k, a->info->unproven - unproven);
+	return a->om ? 0 : memo_add(a, n, h, *k, a->info->unproven - unproven);
 }
 
+/* Phase p of the input, its planes set, appended to the output. */
 static int phase(struct assigner *a, uint32_t p)
 {
-	struct fors_schedule *s = a->s;
-	uint32_t n = 0, k = 1;
-	size_t i;
+	const struct fors_schedule *s = a->s;
+	uint32_t n = 0, k = 1, i, len = (uint32_t)(s->start[p + 1] - s->start[p]);
 	int r;
 
 	ranks(a, p);
-	for (i = s->start[p]; i < s->start[p + 1]; i++) {
-		struct fors_xfer *x = &s->xfers[i];
+	memcpy(a->ph, &s->xfers[s->start[p]], sizeof(*a->ph) * len);
+	for (i = 0; i < len; i++) {
+		struct fors_xfer *x = &a->ph[i];
 
 		x->plane = -1;
-		a->sub[i - s->start[p]] = 0;
+		a->sub[i] = 0;
 		if (leaf_of(a, x->src) == leaf_of(a, x->dst))
 			continue;
 		if (a->info->method == FORS_METHOD_ALG2) {
 			x->plane = alg2_plane(a, x);
 			continue;
 		}
-		a->pend[n++] = (uint32_t)i;
+		a->pend[n++] = i;
 	}
 	if (n) {
-		r = solve(a, p, n, &k);
+		r = solve(a, n, &k);
 		if (r)
 			return r;
 		a->info->split += k - 1;
 	}
 	if (a->info->subs)
 		a->info->subs[p] = k;
-	return fors_split_phase(&a->out, s, p, a->sub, k);
+	return fors_split_phase(&a->out, a->ph, len, a->sub, k);
 }
 
 static int setup(struct assigner *a)
@@ -436,6 +437,7 @@ static int setup(struct assigner *a)
 	inter_init(&a->in, fb->m0, fb->m1, fb->f);
 	a->order = malloc(sizeof(uint32_t) * (fb->q + 1));
 	a->rank = malloc(sizeof(uint32_t) * fb->m0);
+	a->ph = malloc(sizeof(struct fors_xfer) * (m + 1));
 	a->pend = malloc(sizeof(uint32_t) * (m + 1));
 	a->sub = malloc(sizeof(uint32_t) * (m + 1));
 	a->key = malloc(sizeof(uint32_t) * (m + 1));
@@ -443,7 +445,8 @@ static int setup(struct assigner *a)
 	a->right = malloc(sizeof(int) * (m + 1));
 	a->lstart = malloc(sizeof(int) * (m + 1));
 	a->colour = malloc(sizeof(int) * (m + 1));
-	if (fors_split_init(&a->out, a->s) || !a->order || !a->rank || !a->pend ||
+	if (fors_split_init(&a->out, a->s) || !a->ph || !a->order || !a->rank ||
+	    !a->pend ||
 	    !a->sub || !a->key || !a->left || !a->right || !a->lstart || !a->colour)
 		return FORS_ENOMEM;
 	for (p = 0; p < fb->q; p++)
@@ -472,6 +475,7 @@ static void cleanup(struct assigner *a)
 	free(a->order);
 	free(a->rank);
 	fors_split_free(&a->out);
+	free(a->ph);
 	free(a->pend);
 	free(a->sub);
 	free(a->left);
@@ -481,10 +485,7 @@ static void cleanup(struct assigner *a)
 	free(a->list);
 }
 
-/*
- * The product is a copy of in: its transfers get their planes where they
- * are, and the splitter rebuilds its phases at the end.
- */
+/* Every phase of in placed: its phases split where they must be. */
 static int run(struct assigner *a, const struct fors_schedule *in,
 	       struct fors_schedule **out, struct fors_error *err)
 {
@@ -492,27 +493,31 @@ static int run(struct assigner *a, const struct fors_schedule *in,
 	int r;
 
 	*out = NULL;
+	a->s = in;
 	a->info->split = a->info->unproven = 0;
 	if (in->m0 != a->fb->m0 || in->m1 != a->fb->m1 || in->f != a->fb->f) {
 		fors_error_set(err, "the schedule was not built for this fabric");
 		return FORS_EINVAL;
 	}
-	r = fors_schedule_copy(in, &a->s);
-	if (!r)
-		r = setup(a);
+	for (p = 0; p < in->nphases; p++) {
+		if (in->start[p + 1] - in->start[p] > (size_t)in->m0 * in->m1) {
+			fors_error_set(err, "phase %u has more transfers than hosts",
+				       p);
+			return FORS_EINVAL;
+		}
+	}
+	r = setup(a);
 	for (p = 0; !r && p < in->nphases; p++)
 		r = phase(a, p);
+	if (!r)
+		r = fors_split_finish(&a->out, in, out);
+	cleanup(a);
 	if (r) {
-		cleanup(a);
-		fors_schedule_free(a->s);
 		fors_error_set(err, "out of memory while assigning spines");
 		return r;
 	}
-	fors_split_finish(&a->out, a->s);
-	a->s->q = a->fb->q;
-	a->s->m = a->fb->m;
-	cleanup(a);
-	*out = a->s;
+	(*out)->q = a->fb->q;
+	(*out)->m = a->fb->m;
 	return 0;
 }
 

@@ -76,7 +76,10 @@ static int planes(struct fors_route *r, const struct fors_route_opts *o,
 	return 0;
 }
 
-/* Each stage's product feeds the next, which owns what it returns. */
+/*
+ * Each stage's product feeds the next; the planes become the routed
+ * schedule (routing/routed.h).
+ */
 static int stages(struct fors_route *r, const struct fors_topology *live,
 		  const struct fors_route_opts *o, struct fors_error *err)
 {
@@ -90,8 +93,8 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
 				    r->om, &r->lfts, err);
 	if (!e)
-		e = fors_routed_schedule(r->lfts, live, r->fb, r->om, pl,
-					 &r->assign, &r->s, err);
+		return fors_routed_schedule(r->lfts, live, r->fb, r->om, pl,
+					    &r->assign, &r->s, err);
 	fors_schedule_free(pl);
 	return e;
 }

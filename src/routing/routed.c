@@ -74,19 +74,18 @@ int fors_routed_schedule(const struct fors_lfts *t,
 			 const struct fors_topology *live,
 			 const struct fors_fabric *fb,
 			 const struct fors_offmap *om,
-			 const struct fors_schedule *planes,
+			 struct fors_schedule *planes,
 			 const struct fors_assign_info *info,
 			 struct fors_schedule **out, struct fors_error *err)
 {
-	struct fors_schedule *s;
-	int e;
+	struct fors_schedule *s = planes;
+	int e = 0;
 
 	*out = NULL;
-	if (planes->nhosts) {
+	if (s->nhosts) {
 		fors_error_set(err, "the planes come with host lines of their own");
-		return FORS_EINVAL;
+		e = FORS_EINVAL;
 	}
-	e = fors_schedule_copy(planes, &s);
 	if (!e)
 		e = host_lines(t, live, fb, s);
 	if (!e)

@@ -9,17 +9,19 @@
 #include "schedule/schedule.h"
 
 /*
- * The routed schedule as the schedule file states it, a new schedule *out:
- * the abstract phases of planes (no host lines) with the host lines of fb,
- * the LMC of t, every transfer's DLID (the offset of t, or of om, whose
- * plane is the one assigned) and the keys method and split of info.
+ * The routed schedule as the schedule file states it, *out: the abstract
+ * phases of planes (no host lines) with the host lines of fb, the LMC of
+ * t, every transfer's DLID (the offset of t, or of om, whose plane is the
+ * one assigned) and the keys method and split of info. planes is taken,
+ * as realloc takes a block: it becomes *out, or is freed on failure, so
+ * the transfers are not copied a second time (67 MB at 2,048 hosts).
  * FORS_EINVAL when a plane has no offset to its destination.
  */
 int fors_routed_schedule(const struct fors_lfts *t,
 			 const struct fors_topology *live,
 			 const struct fors_fabric *fb,
 			 const struct fors_offmap *om,
-			 const struct fors_schedule *planes,
+			 struct fors_schedule *planes,
 			 const struct fors_assign_info *info,
 			 struct fors_schedule **out, struct fors_error *err);
 

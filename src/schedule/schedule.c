@@ -72,31 +72,35 @@ static int copy_hosts(struct fors_schedule *o, const struct fors_schedule *s)
 	return 0;
 }
 
-int fors_schedule_copy(const struct fors_schedule *s,
-		       struct fors_schedule **out)
+int fors_schedule_adopt(const struct fors_schedule *s,
+			struct fors_xfer *xfers, size_t nxfers, size_t *start,
+			uint32_t nphases, struct fors_schedule **out)
 {
 	struct fors_schedule *o = calloc(1, sizeof(*o));
 	size_t i;
 	int r;
 
 	*out = NULL;
-	if (!o)
+	if (!o) {
+		free(xfers);
+		free(start);
 		return FORS_ENOMEM;
+	}
 	*o = *s;
 	o->hosts = NULL;
 	o->nhosts = o->nextra = 0;
 	o->extra = NULL;
-	o->start = malloc(sizeof(size_t) * (s->nphases + 1));
-	o->xfers = malloc(sizeof(struct fors_xfer) * (s->nxfers + 1));
-	r = o->start && o->xfers ? copy_hosts(o, s) : FORS_ENOMEM;
+	o->xfers = xfers;
+	o->nxfers = nxfers;
+	o->start = start;
+	o->nphases = nphases;
+	r = copy_hosts(o, s);
 	for (i = 0; !r && i < s->nextra; i++)
 		r = fors_schedule_add_key(o, s->extra[i].key, s->extra[i].value);
 	if (r) {
 		fors_schedule_free(o);
 		return r;
 	}
-	memcpy(o->start, s->start, sizeof(size_t) * (s->nphases + 1));
-	memcpy(o->xfers, s->xfers, sizeof(struct fors_xfer) * s->nxfers);
 	*out = o;
 	return 0;
 }

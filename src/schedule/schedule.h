@@ -81,9 +81,15 @@ int fors_schedule_build(struct fors_schedule **out,
 /* Free s and everything it owns; NULL is ignored. */
 void fors_schedule_free(struct fors_schedule *s);
 
-/* A copy of s that owns all it holds: 0, or FORS_ENOMEM (*out NULL). */
-int fors_schedule_copy(const struct fors_schedule *s,
-		       struct fors_schedule **out);
+/*
+ * A new schedule with the header, host lines and keys of s and the phases
+ * given (xfers and start, which it takes: freed on failure). 0, or
+ * FORS_ENOMEM with *out NULL.
+ */
+int fors_schedule_adopt(const struct fors_schedule *s,
+			struct fors_xfer *xfers, size_t nxfers, size_t *start,
+			uint32_t nphases, struct fors_schedule **out);
+
 
 /* Append a key/value pair to the fabric line (e.g. "method", "alg2"). */
 int fors_schedule_add_key(struct fors_schedule *s, const char *key,

@@ -22,8 +22,8 @@ int fors_split_init(struct fors_split *o, const struct fors_schedule *s)
 	return 0;
 }
 
-int fors_split_phase(struct fors_split *o, const struct fors_schedule *s,
-		     uint32_t p, const uint32_t *sub, uint32_t k)
+int fors_split_phase(struct fors_split *o, const struct fors_xfer *x,
+		     size_t n, const uint32_t *sub, uint32_t k)
 {
 	uint32_t j;
 	size_t i;
@@ -38,24 +38,23 @@ int fors_split_phase(struct fors_split *o, const struct fors_schedule *s,
 			o->start = st;
 			o->cap *= 2;
 		}
-		for (i = s->start[p]; i < s->start[p + 1]; i++)
-			if (sub[i - s->start[p]] == j)
-				o->xfers[o->nxfers++] = s->xfers[i];
+		for (i = 0; i < n; i++)
+			if (sub[i] == j)
+				o->xfers[o->nxfers++] = x[i];
 		o->start[++o->nphases] = o->nxfers;
 	}
 	return 0;
 }
 
-void fors_split_finish(struct fors_split *o, struct fors_schedule *s)
+int fors_split_finish(struct fors_split *o, const struct fors_schedule *s,
+		      struct fors_schedule **out)
 {
-	free(s->xfers);
-	free(s->start);
-	s->xfers = o->xfers;
-	s->start = o->start;
-	s->nxfers = o->nxfers;
-	s->nphases = o->nphases;
+	int r = fors_schedule_adopt(s, o->xfers, o->nxfers, o->start,
+				    o->nphases, out);
+
 	o->xfers = NULL;
 	o->start = NULL;
+	return r;
 }
 
 void fors_split_free(struct fors_split *o)

@@ -22,14 +22,20 @@ struct fors_split {
 int fors_split_init(struct fors_split *o, const struct fors_schedule *s);
 
 /*
- * Append phase p of s as k sub-phases: transfer start[p] + i goes to
- * sub-phase sub[i] < k, in the order of s. 0, or FORS_ENOMEM.
+ * Append a phase of n transfers x as k sub-phases: x[i] goes to sub-phase
+ * sub[i] < k, in the order of x. 0, or FORS_ENOMEM.
  */
-int fors_split_phase(struct fors_split *o, const struct fors_schedule *s,
-		     uint32_t p, const uint32_t *sub, uint32_t k);
+int fors_split_phase(struct fors_split *o, const struct fors_xfer *x,
+		     size_t n, const uint32_t *sub, uint32_t k);
 
-/* s takes the rebuilt phases; o is left empty. */
-void fors_split_finish(struct fors_split *o, struct fors_schedule *s);
+/*
+ * The rebuilt phases as a new schedule *out with the header, host lines
+ * and keys of s; o is left empty. 0, or FORS_ENOMEM.
+ */
+int fors_split_finish(struct fors_split *o, const struct fors_schedule *s,
+		      struct fors_schedule **out);
+
+/* Free what o holds. */
 void fors_split_free(struct fors_split *o);
 
 #endif
