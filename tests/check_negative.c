@@ -19,9 +19,11 @@
 /*
  * FT(2;4,4) at LMC 2 (an offset per plane): L00 - S00 cut (CUT), or
  * healthy (HEALTHY), or healthy with host slot 13 empty (ABSENT), which
- * leaves a plane free up from and down into leaf 3 in some phases.
+ * leaves a plane free up from and down into leaf 3 in some phases, or
+ * healthy with dual-port hosts in slots 0 and 1 of L00 and L02, their
+ * second ports on L01 and L03 (DUAL).
  */
-enum { CUT, HEALTHY, ABSENT };
+enum { CUT, HEALTHY, ABSENT, DUAL };
 
 struct fix {
 	struct fors_topology *live, *ref;
@@ -34,9 +36,10 @@ struct fix {
 static void fix_open(struct fix *f, int kind)
 {
 	uint8_t cut[16] = { 1 }, absent[16] = { 0 };
-	struct fors_netgen g = { 4, 4, 4, 1, kind == ABSENT ? absent : NULL, 0,
-				 kind == CUT ? cut : NULL, NULL };
-	struct fors_netgen h = { 4, 4, 4, 1, NULL, 0, NULL, NULL };
+	uint32_t dual = kind == DUAL ? 2 : 0;
+	struct fors_netgen g = { 4, 4, 4, 1, kind == ABSENT ? absent : NULL,
+				 dual, kind == CUT ? cut : NULL, NULL };
+	struct fors_netgen h = { 4, 4, 4, 1, NULL, dual, NULL, NULL };
 	struct fors_route_opts o = { .lmc = 2 };
 
 	memset(f, 0, sizeof(*f));
@@ -406,6 +409,39 @@ START_TEST(credit_loop)
 }
 END_TEST
 
+/*
+ * mFtree: from L02, the base LID of a dual-port node's second port sent
+ * up the spine its first port's goes up: one (leaf, node) pair more on one
+ * spine, though both still arrive.
+ */
+START_TEST(mftree_shared)
+{
+	struct fix f;
+	const struct fors_fabric *fb;
+	uint32_t a, b, lb;
+	char sa[8];
+
+	fix_open(&f, DUAL);
+	fb = f.r->fb;
+	ck_assert_uint_gt(f.rep.mf_pairs, 0);
+	ck_assert_uint_eq(f.rep.mf_shared, f.r->lfts->mf_shared);
+	for (a = 0; a < fb->nhosts; a++)
+		if (fb->hosts[a].sid == 0)
+			break;
+	for (b = a + 1; b < fb->nhosts && fb->hosts[b].node != fb->hosts[a].node; b++)
+		;
+	ck_assert_uint_lt(b, fb->nhosts);
+	lb = f.r->lfts->host_lid[b];
+	up_spine(&f, 2, f.r->lfts->host_lid[a], sa);
+	dump_switch(f.d, "L02")->port[lb] = (uint8_t)port_to(f.live, "L02", sa);
+	fors_check_routes(f.live, f.d, f.r->s, &f.rep, &f.err);
+	ck_assert_uint_eq(f.rep.mf_shared, f.r->lfts->mf_shared + 1);
+	ck_assert_uint_eq(f.rep.unreachable, 0);
+	ck_assert_uint_eq(f.rep.undelivered, 0);
+	fix_close(&f);
+}
+END_TEST
+
 /* A DLID one past its host's range: the schedule's own rule, and undelivered. */
 START_TEST(dlid_out_of_range)
 {
@@ -721,6 +757,7 @@ int main(void)
 	tcase_add_test(tables, not_updown);
 	tcase_add_test(tables, unreachable);
 	tcase_add_test(tables, credit_loop);
+	tcase_add_test(tables, mftree_shared);
 	tcase_add_test(tables, dlid_out_of_range);
 	tcase_add_test(tables, plane_not_live);
 	tcase_add_test(tables, plane_shared);

@@ -411,6 +411,19 @@ static int avoidable(const struct fors_route *r, uint32_t a, uint32_t b,
 	return 0;
 }
 
+/* The checker's count of shared pairs, from the tables, is the route's. */
+static void tables_agree(const struct fors_route *r)
+{
+	struct fors_lft_dump *d = dump_of(r);
+	struct fors_check_report rep;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_check_routes(r->live, d, r->s, &rep, &err), 0);
+	ck_assert_uint_eq(rep.mf_pairs, r->lfts->mf_pairs);
+	ck_assert_uint_eq(rep.mf_shared, r->lfts->mf_shared);
+	fors_lft_dump_free(d);
+}
+
 /*
  * mFtree after failures: FT(2;8,8) with eight dual-port nodes, with and
  * without parallel cables, ten random cuts. From every leaf the base LIDs
@@ -465,6 +478,7 @@ START_TEST(mftree_after_failures)
 			}
 		}
 		ck_assert_uint_eq(r->lfts->mf_shared, shared);
+		tables_agree(r);
 		fors_route_free(r);
 		fors_topology_free(live);
 		fors_topology_free(ref);

@@ -41,9 +41,12 @@ struct run {
 	char sched[128], state[128], rejected[128];
 	struct fors_sweep_state *st;
 	struct log log;
-	int corrupt;		/* the read-back breaks a table */
+	int corrupt;		/* the read-back breaks a table: LOST, MFTREE */
+	uint32_t lost;		/* transfers that LOST loses */
 	uint32_t lmc;
 };
+
+enum { LOST = 1, MFTREE };
 
 static void open_state(struct run *r)
 {
@@ -80,18 +83,51 @@ static void run_free(struct run *r)
 	free(r);
 }
 
+/* Leaf 0 has no route for its first host's base LID: transfers lost. */
+static void lose(struct run *r, const struct fors_sweep *sw,
+		 struct fors_lft_dump *d)
+{
+	const struct fors_schedule *s = sw->route->s;
+	uint32_t lid = sw->route->lfts->host_lid[0];
+	size_t i;
+
+	r->lost = 0;
+	for (i = 0; i < s->nxfers; i++)
+		r->lost += s->xfers[i].dlid == (int32_t)lid;
+	dump_switch(d, "L00")->port[lid] = FORS_NO_PORT;
+}
+
+/*
+ * L02 sends the base LID of a dual-port node's second port up the spine
+ * of its first port's: both still arrive, but through one spine.
+ */
+static void share(const struct fors_sweep *sw, struct fors_lft_dump *d)
+{
+	const struct fors_fabric *fb = sw->route->fb;
+	const struct fors_topology *t = sw->live;
+	struct fors_lft_switch *l2 = dump_switch(d, "L02");
+	uint32_t a = 0, b = 1, k;
+
+	while (b < fb->nhosts && fb->hosts[b].node != fb->hosts[a].node)
+		b++;
+	ck_assert_uint_lt(b, fb->nhosts);
+	k = l2->port[sw->route->lfts->host_lid[a]];
+	l2->port[sw->route->lfts->host_lid[b]] =
+		(uint8_t)port_to(t, "L02", t->nodes[t->nodes[fb->leaf[2]].ports[k].peer].desc);
+}
+
 /* The switches' tables: what was installed, or one entry broken. */
 static int read_back(void *ctx, const struct fors_sweep *sw,
 		     struct fors_lft_dump **out, struct fors_error *err)
 {
-	const struct run *r = ctx;
+	struct run *r = ctx;
 	struct fors_lft_dump *d = dump_of(sw->route);
-	uint32_t lid = sw->route->lfts->host_lid[0];
 
 	(void)err;
-	/* leaf 0 sends its first host's base LID back up: undelivered */
-	if (r->corrupt)
-		d->sw[0].port[lid] = d->sw[0].port[sw->route->lfts->host_lid[1]];
+	if (r->corrupt == LOST)
+		lose(r, sw, d);
+	if (r->corrupt == MFTREE)
+		share(sw, d);
 	*out = d;
 	return 0;
 }
@@ -306,7 +342,7 @@ END_TEST
 
 /*
  * A table broken between install and read-back: the sweep's verification
- * refuses it with the checker's count, and nothing of it is kept.
+ * refuses it with the checker's counts, and nothing of it is kept.
  */
 START_TEST(verification_refuses)
 {
@@ -314,19 +350,49 @@ START_TEST(verification_refuses)
 	struct fors_error err;
 	struct fors_route_opts o = { .lmc = 2 };
 	struct fors_sweep *sw;
+	char want[160];
 
 	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
-	r->corrupt = 1;
+	r->corrupt = LOST;
 	ck_assert_int_eq(fors_sweep_route(r->st, one_cut(), 200, &o, &sw, &err),
 			 0);
 	ck_assert_int_eq(fors_sweep_finish(r->st, sw, read_back, r, 200, &err),
 			 FORS_EVERIFY);
-	ck_assert_msg(strstr(err.msg, "the tables break the schedule's guarantees"),
-		      "%s", err.msg);
-	ck_assert_ptr_nonnull(strstr(r->log.text, "verification: "));
+	snprintf(want, sizeof(want), "the tables break the schedule's guarantees: %u undelivered, %u unreachable (switch, LID) pairs",
+		 r->lost, 8u);
+	ck_assert_msg(r->lost > 0 && !strcmp(err.msg, want), "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(r->log.text, "verification: phase "));
 	fors_sweep_free(sw);
 	ck_assert_uint_eq(generation(r), 1);
 	ck_assert_uint_eq(r->st->installed->lmc, 2);
+	run_free(r);
+}
+END_TEST
+
+/*
+ * Tables that put two ports of a node on one spine from some leaf, where
+ * the routing had them on two: refused, though every transfer arrives.
+ */
+START_TEST(verification_mftree)
+{
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, NULL, NULL };
+	struct run *r = run_new();
+	struct fors_error err;
+	struct fors_route_opts o = { .lmc = 2 };
+	struct fors_sweep *sw;
+
+	r->corrupt = MFTREE;
+	ck_assert_int_eq(fors_sweep_route(r->st, gen_topology(&g), 100, &o, &sw,
+					  &err), 0);
+	ck_assert_uint_eq(sw->route->lfts->mf_shared, 0);
+	ck_assert_int_eq(fors_sweep_finish(r->st, sw, read_back, r, 100, &err),
+			 FORS_EVERIFY);
+	ck_assert_msg(strstr(err.msg, "1 mFtree pairs on one spine"), "%s",
+		      err.msg);
+	ck_assert_ptr_nonnull(strstr(r->log.text,
+				     "verification: mFtree: 1 (leaf, node) pairs"));
+	fors_sweep_free(sw);
+	ck_assert_uint_eq(generation(r), 0);
 	run_free(r);
 }
 END_TEST
@@ -365,6 +431,7 @@ int main(void)
 	tcase_add_test(tc, foreign_state_file);
 	tcase_add_test(tc, bad_state_file);
 	tcase_add_test(tc, verification_refuses);
+	tcase_add_test(tc, verification_mftree);
 	tcase_add_test(tc, refusal_kept);
 	suite_add_tcase(su, tc);
 	return run_suite(su);

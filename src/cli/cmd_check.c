@@ -49,6 +49,9 @@ static void loops(const struct fors_check_report *r)
 	printf("%zu (switch, LID) pairs, %u unreachable; %zu channel dependencies, %s\n",
 	       r->reach_pairs, r->unreachable, r->deps,
 	       r->loop ? "a credit loop" : "no credit loop");
+	if (r->mf_pairs)
+		printf("mFtree: %u (leaf, multi-port node) pairs, %u through one spine\n",
+		       r->mf_pairs, r->mf_shared);
 }
 
 static void report(const char *path, const struct fors_check_report *r)

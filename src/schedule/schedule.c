@@ -58,6 +58,8 @@ static int copy_hosts(struct fors_schedule *o, const struct fors_schedule *s)
 {
 	size_t i;
 
+	if (!s->nhosts)
+		return 0;
 	o->hosts = calloc(s->nhosts + 1, sizeof(*o->hosts));
 	if (!o->hosts)
 		return FORS_ENOMEM;

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "formats/ibnetdiscover.h"
@@ -126,6 +127,18 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 	return 0;
 }
 
+/*
+ * The tables may share a spine between a node's ports only where the
+ * routing found the live cables left no other choice.
+ */
+static uint32_t mftree_excess(const struct fors_sweep *sw,
+			      const struct fors_check_report *rep)
+{
+	uint32_t own = sw->route->lfts->mf_shared;
+
+	return rep->mf_shared > own ? rep->mf_shared - own : 0;
+}
+
 /* The tables as read back, followed against the schedule and checked. */
 static int verify(const struct fors_sweep_state *st,
 		  const struct fors_sweep *sw, fors_sweep_read_back read_back,
@@ -133,8 +146,8 @@ static int verify(const struct fors_sweep_state *st,
 {
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
+	uint32_t i, mf;
 	char what[256];
-	uint32_t i;
 	int e;
 
 	e = read_back(ctx, sw, &d, err);
@@ -142,16 +155,24 @@ static int verify(const struct fors_sweep_state *st,
 		return e;
 	e = fors_check_routes(sw->live, d, sw->route->s, &rep, err);
 	fors_lft_dump_free(d);
-	if (e != FORS_EVERIFY)
+	mf = e == FORS_OK || e == FORS_EVERIFY ? mftree_excess(sw, &rep) : 0;
+	if (e != FORS_EVERIFY && !mf)
 		return e;
 	for (i = 0; i < rep.nkept; i++)
 		fors_sweep_say(st, 1, "verification: %s", rep.kept[i]);
 	if (rep.loop)
 		fors_sweep_say(st, 1, "verification: credit loop %s", rep.cycle);
+	if (mf)
+		fors_sweep_say(st, 1, "verification: mFtree: %u (leaf, node) pairs reach the node's ports through one spine, %u more than the routing left",
+			       rep.mf_shared, mf);
 	fors_check_failures(&rep, what, sizeof(what));
+	if (mf)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+			 "%s%u mFtree pairs on one spine", what[0] ? ", " : "",
+			 mf);
 	fors_error_set(err, "the tables break the schedule's guarantees: %s",
 		       what);
-	return e;
+	return FORS_EVERIFY;
 }
 
 /* What the next sweeps need of this one: its fabric and its tables. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "verify/check.h"
+#include "verify/mftree.h"
 #include "routing/lft.h"
 #include "verify/verify.h"
 #include "verify/walk.h"
@@ -534,11 +535,38 @@ static void release(struct checker *c)
 	free(c->path);
 }
 
+/* The base LID of every CA port that owns LIDs: mFtree, from the tables. */
+static int mftree(struct checker *c)
+{
+	struct fors_port_lid *p = malloc(sizeof(*p) * (c->nlid + 1));
+	struct fors_mftree m;
+	uint32_t lid;
+	size_t n = 0;
+	int r;
+
+	if (!p)
+		return FORS_ENOMEM;
+	for (lid = 1; lid < c->nlid; lid++) {
+		const struct owner *o = &c->own[lid], *b = &c->own[lid - 1];
+
+		if (o->node != UINT32_MAX && o->port &&
+		    (b->node != o->node || b->port != o->port))
+			p[n++] = (struct fors_port_lid){ o->node, o->port, lid };
+	}
+	r = fors_mftree_count(&c->w, p, n, &m);
+	free(p);
+	c->rep->mf_pairs = m.pairs;
+	c->rep->mf_shared = m.shared;
+	return r;
+}
+
 /* Reachability and credit loops: what any set of tables must give. */
 static int tables(struct checker *c)
 {
 	int r;
 
+	if (mftree(c))
+		return FORS_ENOMEM;
 	reach(c);
 	ca_dependencies(c);
 	r = find_cycle(c);

@@ -22,6 +22,8 @@ struct fors_check_report {
 	uint32_t unreachable;	/* of those, not delivered */
 	size_t deps;		/* channel dependencies */
 	uint32_t loop;		/* 1: they close a cycle, a credit loop */
+	uint32_t mf_pairs;	/* (leaf, multi-port node) pairs, 2+ ports up */
+	uint32_t mf_shared;	/* of those, two ports up one spine */
 	char cycle[512];	/* that cycle: "switch"[out port] -> ... */
 	uint32_t schedule;	/* 1 if the schedule breaks its own rules */
 	uint32_t nkept;
