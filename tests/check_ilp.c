@@ -342,6 +342,9 @@ START_TEST(store_defences)
 	ck_assert(!chmod(path, 0666));
 	ck_assert_int_eq(ilp_store_get(&st, &ph, &g, got, &err), FORS_EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.msg, "writable by anyone"));
+	ck_assert(!chmod(path, 0664));
+	ck_assert_int_eq(ilp_store_get(&st, &ph, &g, got, &err), FORS_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "writable by its group"));
 	ck_assert(!chmod(path, 0644));
 	if (geteuid() == 0) {
 		ck_assert(!chown(path, 4242, 4242));

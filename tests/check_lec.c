@@ -198,6 +198,28 @@ START_TEST(keeps_a_proper_hint)
 }
 END_TEST
 
+/*
+ * The oracle every solution here is held to: two edges of one colour at a
+ * left vertex, at a right vertex, or a colour off an edge's list, or an
+ * edge left uncoloured, is not a proper colouring.
+ */
+START_TEST(proper_refuses_clashes)
+{
+	static const int left[] = { 0, 0, 1 }, right[] = { 0, 1, 1 };
+	static const int lstart[] = { 0, 2, 4, 6 }, list[] = { 0, 1, 0, 1, 0, 1 };
+	const struct lec_problem p = { 2, 2, 2, 3, left, right, lstart, list };
+	const int good[] = { 0, 1, 0 }, at_left[] = { 0, 0, 1 };
+	const int at_right[] = { 0, 1, 1 }, off_list[] = { 0, 2, 0 };
+	const int none[] = { 0, -1, 0 };
+
+	ck_assert(lec_is_proper(&p, good));
+	ck_assert(!lec_is_proper(&p, at_left));
+	ck_assert(!lec_is_proper(&p, at_right));
+	ck_assert(!lec_is_proper(&p, off_list));
+	ck_assert(!lec_is_proper(&p, none));
+}
+END_TEST
+
 /* Two parallel edges sharing one single-colour list: proven infeasible. */
 START_TEST(parallel_edges)
 {
@@ -356,6 +378,7 @@ int main(void)
 	tcase_add_test(tc, exact_search_alone);
 	tcase_add_test(tc, planted_solutions);
 	tcase_add_test(tc, keeps_a_proper_hint);
+	tcase_add_test(tc, proper_refuses_clashes);
 	tcase_add_test(tc, parallel_edges);
 	tcase_add_test(tc, lp_refutes_a_tight_core);
 	tcase_add_test(tc, lp_refutes_only_the_infeasible);

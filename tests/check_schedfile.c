@@ -256,6 +256,7 @@ static const struct {
 	{ HEAD "host 0 0x0000000000000001 1 \"a\\n\" 1\n", "t:3: malformed quoted field" },
 	{ HEAD "host 0 0x0000000000000001 1 a\n", "t:3: expected 'host <sid>" },
 	{ HEAD "host 9 0x0000000000000001 1 \"a\" 1\n", "t:3: expected a host id below" },
+	{ HEAD "host 4 0x0000000000000001 1 \"a\" 1\n", "t:3: expected a host id below" },
 	{ HEAD "phase 0 1\n0 1 - -\nend 1\nend 1\n", "t:6: content after 'end'" },
 };
 

@@ -12,6 +12,7 @@
 #include "formats/netgen.h"
 #include "fabric/topology.h"
 #include "fabric_util.h"
+#include "formats/lftdump.h"
 #include "suite.h"
 #include "formats/ibnetdiscover.h"
 
@@ -111,11 +112,13 @@ static const struct {
 	{ "[1] \"A\"[1]\n", "t:1: port line before any node" },
 	{ "Switch x \"A\"\n", "t:1: expected a port count" },
 	{ "Switch 0 \"A\"\n", "t:1: expected a port count" },
+	{ "Switch 255 \"A\"\n", "t:1: expected a port count" },
 	{ "Switch 4 A\n", "t:1: expected a quoted node id" },
 	{ "Switch 4 \"A\"\n[5] \"B\"[1]\n", "t:2: expected '[port]' with a port of the node" },
 	{ "Switch 4 \"A\"\n[1 \"B\"[1]\n", "t:2: expected '[port]' with a port of the node" },
 	{ "Switch 4 \"A\"\n[1] B[1]\n", "t:2: expected the quoted id of the peer node" },
 	{ "Switch 4 \"A\"\n[1] \"B\"\n", "t:2: expected '[port]' of the peer node" },
+	{ "Switch 4 \"A\"\n[1] \"B\"[0]\n", "t:2: expected '[port]' of the peer node" },
 	{ "Switch 4 \"A\"\n[1] \"B\"[1]\n[1] \"B\"[2]\n", "t:3: port listed twice" },
 	{ "Switch 4 \"A\"\n[1] \"B\"[1]\n", "t:1: node \"A\" port 1: peer node is not declared" },
 	{ "Switch 4 \"A\"\n[1] \"B\"[9]\nSwitch 4 \"B\"\n", "t:1: node \"A\" port 1: peer port does not exist" },
@@ -165,6 +168,45 @@ static void assert_same_port(const struct fors_topology *a,
 }
 
 /* What the plugin's state file holds reads back as the same fabric. */
+#define DUMP_HEAD "Unicast lids [0-8] of switch Lid 2 guid 0x0000000000200000 ('L0'):\n"
+
+/* LFT dumps at their bounds: the last port and LID read, the next refused. */
+static const struct {
+	const char *text;
+	const char *msg;	/* NULL: read */
+} dumps[] = {
+	{ DUMP_HEAD "0x0001 254 # Channel Adapter\n", NULL },
+	{ DUMP_HEAD "0x0001 255 # Channel Adapter\n",
+	  "t:2: expected a port number 0..254 after the LID" },
+	{ "Unicast lids [0-65535] of switch guid 0x2 ('L0'):\n", NULL },
+	{ "Unicast lids [0-65536] of switch guid 0x2 ('L0'):\n",
+	  "t:1: expected the LID range '[first-last]'" },
+	{ "Unicast lids [0-8] of switch guid 0x2:\n",
+	  "t:1: expected '(description)' after the GUID" },
+};
+
+START_TEST(dump_bounds)
+{
+	const char *text = dumps[_i].text;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct fors_lft_dump *d = NULL;
+	struct fors_error err;
+	int r;
+
+	ck_assert_ptr_nonnull(f);
+	r = fors_lft_dump_read(f, "t", &d, &err);
+	fclose(f);
+	if (!dumps[_i].msg) {
+		ck_assert_msg(r == FORS_OK, "case %d: %s", _i, err.msg);
+		fors_lft_dump_free(d);
+		return;
+	}
+	ck_assert_int_eq(r, FORS_EFORMAT);
+	ck_assert_msg(!strcmp(err.msg, dumps[_i].msg), "case %d: got \"%s\"",
+		      _i, err.msg);
+}
+END_TEST
+
 START_TEST(write_reads_back)
 {
 	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
@@ -296,6 +338,7 @@ int main(void)
 	tcase_add_test(tc, one_sided_links);
 	tcase_add_loop_test(tc, rejects_malformed, 0,
 			    sizeof(malformed) / sizeof(malformed[0]));
+	tcase_add_loop_test(tc, dump_bounds, 0, sizeof(dumps) / sizeof(dumps[0]));
 	suite_add_tcase(su, tc);
 	tc = tcase_create("edit");
 	tcase_add_test(tc, write_reads_back);

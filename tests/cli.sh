@@ -99,6 +99,20 @@ grep -q '^Unicast lids \[0-' "$tmp/r-h/fors-lfts.dump" && ok || ko "OpenSM dump 
 # the LFTs of another fabric do not carry this schedule
 expect 1 "routes break the schedule's guarantees" check --schedule "$tmp/r-f2/fors-schedule.dump" \
 	--topology "$tmp/f2.net" --lfts "$tmp/r-h/fors-lfts.dump"
+# issue 28's example: one DLID of phase 0 moved to the next offset, on a
+# healthy FT(2;4,4) whose every phase fills every plane: its old uplink and
+# downlink are freed, its new ones carry two transfers each
+fors netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$tmp/n44.net" &&
+	mkdir -p "$tmp/r-44" &&
+	fors route --topology "$tmp/n44.net" --lmc 2 --output "$tmp/r-44" >/dev/null &&
+	awk '/^phase 0 / { p = 1; print; next }
+		p && $3 != "-" { $4 = $4 - $4 % 4 + ($4 % 4 + 1) % 4; p = 0 }
+		{ print }' "$tmp/r-44/fors-schedule.dump" >"$tmp/moved.dump" && ok ||
+	ko "the moved DLID's fixture"
+expect 1 "routes break the schedule's guarantees: 2 shared (phase, link) pairs$" \
+	check --schedule "$tmp/moved.dump" --topology "$tmp/n44.net" --lfts "$tmp/r-44/fors-lfts.dump"
+grep -q 'max link load 2, 2 shared (phase, link) pairs, 0 undelivered, 0 not up/down; ' \
+	"$tmp/out" && ok || ko "the moved DLID: $(cat "$tmp/out")"
 expect 1 "the schedule is abstract" check --schedule "$tmp/s" --topology "$tmp/h.net" \
 	--lfts "$tmp/r-h/fors-lfts.dump"
 expect 2 "--topology and --lfts go together" check --schedule "$tmp/s" --topology "$tmp/h.net"
