@@ -724,12 +724,15 @@ START_TEST(too_many_leave_the_leaf)
 }
 END_TEST
 
-/* One phase more than P_f, empty, where the theorem applies (f > m0/m1). */
+/*
+ * One phase more than P_f, empty, where the theorem applies (f > m0/m1);
+ * accepted once a split of one phase is declared, refused at two.
+ */
 START_TEST(more_phases_than_optimal)
 {
 	struct fors_schedule *s = abstract(2);
 	struct fors_error err;
-	char want[64];
+	char want[96];
 
 	s->start = realloc(s->start, sizeof(size_t) * (s->nphases + 2));
 	ck_assert_ptr_nonnull(s->start);
@@ -740,6 +743,13 @@ START_TEST(more_phases_than_optimal)
 	verify_says(s, want);
 	ck_assert_int_eq(fors_schedule_add_key(s, "split", "1"), 0);
 	ck_assert_int_eq(fors_schedule_verify(s, &err), 0);
+	s->start = realloc(s->start, sizeof(size_t) * (s->nphases + 2));
+	ck_assert_ptr_nonnull(s->start);
+	s->start[s->nphases + 1] = s->start[s->nphases];
+	s->nphases++;
+	snprintf(want, sizeof(want), "%u phases where the optimum P_f is %u plus the declared split",
+		 s->nphases, s->nphases - 2);
+	verify_says(s, want);
 	fors_schedule_free(s);
 }
 END_TEST
