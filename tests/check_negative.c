@@ -162,12 +162,19 @@ static void share_one_link(struct fix *f, int down)
 	ck_abort_msg("no transfer to move onto another's plane");
 }
 
-START_TEST(shared_uplink)
+/* Where the shared link's line names it: up to a spine, or down from one. */
+static const char *const shared_at[][2] = {
+	{ "-> \"S0", "carries" },
+	{ "link \"S0", "-> \"L0" },
+};
+
+/* The uplink (_i 0) or the downlink (_i 1) of one transfer shared. */
+START_TEST(shared_link)
 {
 	struct fix f;
 
 	fix_open(&f, ABSENT);
-	share_one_link(&f, 0);
+	share_one_link(&f, _i);
 	check_fails(&f);
 	ck_assert_uint_eq(f.rep.shared, 1);
 	ck_assert_uint_eq(f.rep.max_load, 2);
@@ -175,25 +182,9 @@ START_TEST(shared_uplink)
 	ck_assert_uint_eq(f.rep.not_updown, 0);
 	ck_assert_uint_eq(f.rep.unreachable, 0);
 	ck_assert_uint_eq(f.rep.schedule, 0);
-	ck_assert_msg(strstr(f.rep.kept[0], "-> \"S0") &&
-		      strstr(f.rep.kept[0], "carries"), "%s", f.rep.kept[0]);
-	fix_close(&f);
-}
-END_TEST
-
-START_TEST(shared_downlink)
-{
-	struct fix f;
-
-	fix_open(&f, ABSENT);
-	share_one_link(&f, 1);
-	check_fails(&f);
-	ck_assert_uint_eq(f.rep.shared, 1);
-	ck_assert_uint_eq(f.rep.max_load, 2);
-	ck_assert_uint_eq(f.rep.undelivered, 0);
-	ck_assert_uint_eq(f.rep.unreachable, 0);
-	ck_assert_msg(strstr(f.rep.kept[0], "link \"S0") &&
-		      strstr(f.rep.kept[0], "-> \"L0"), "%s", f.rep.kept[0]);
+	ck_assert_msg(strstr(f.rep.kept[0], shared_at[_i][0]) &&
+		      strstr(f.rep.kept[0], shared_at[_i][1]), "%s",
+		      f.rep.kept[0]);
 	fix_close(&f);
 }
 END_TEST
@@ -760,8 +751,7 @@ int main(void)
 	TCase *tables = tcase_create("tables");
 	TCase *sched = tcase_create("schedule");
 
-	tcase_add_test(tables, shared_uplink);
-	tcase_add_test(tables, shared_downlink);
+	tcase_add_loop_test(tables, shared_link, 0, 2);
 	tcase_add_test(tables, undelivered);
 	tcase_add_test(tables, lost);
 	tcase_add_test(tables, not_updown);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sys/spawn.h"
+#include "sys/tmpdir.h"
 #include "ilp/cbc.h"
 #include "ilp/glpsol.h"
 #include "ilp/gurobi.h"
@@ -1136,15 +1137,8 @@ static Suite *spawn_suite(void)
 /* The stand-ins' directory; the runs' one must be empty already. */
 static int rm_dirs(void)
 {
-	DIR *d = opendir(bindir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
-	return rmdir(bindir) | rmdir(tmpdir);
+	fors_tmpdir_remove(bindir);
+	return (access(bindir, F_OK) == 0) | rmdir(tmpdir);
 }
 
 int main(void)
