@@ -12,7 +12,7 @@
 /* FT(2;2,2) routed by fors, with the LIDs it chose written into t. */
 static struct fors_route *ft22(struct fors_topology **t)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
 	struct fors_route *r;
 	uint32_t h;
 
@@ -99,7 +99,7 @@ END_TEST
 START_TEST(agrees_with_the_schedule)
 {
 	uint8_t failed[4 * 4] = { 0 };
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, failed, NULL };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, failed, NULL, 0 };
 	struct fors_topology *t;
 	struct fors_pattern *p;
 	struct fors_lft_dump *d;
@@ -128,9 +128,33 @@ START_TEST(agrees_with_the_schedule)
 }
 END_TEST
 
+/*
+ * The linear shift is over the hosts: the switches' Aggregation Nodes,
+ * with their LIDs, take no part in it, and the exchange is conflict-free.
+ */
+START_TEST(shift_leaves_out_aggregation_nodes)
+{
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 1 };
+	struct fors_topology *t = gen_topology(&g);
+	struct fors_route *r = route_ok(t, NULL, 1, "FT(2;2,2), aggregation");
+	struct fors_lft_dump *d;
+	struct fors_eval *e;
+
+	with_lids(t, r);
+	ck_assert_uint_eq(r->fb->nparts, 4);
+	d = dump_of(r);
+	e = shift(t, d);
+	ck_assert_uint_eq(e->lost, 0);
+	fors_eval_free(e);
+	fors_lft_dump_free(d);
+	fors_route_free(r);
+	fors_topology_free(t);
+}
+END_TEST
+
 START_TEST(refusals)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_pattern *p;
 	struct fors_error err;
@@ -149,6 +173,7 @@ int main(void)
 	tcase_add_test(tc, conflict);
 	tcase_add_test(tc, unreachable_pair);
 	tcase_add_test(tc, agrees_with_the_schedule);
+	tcase_add_test(tc, shift_leaves_out_aggregation_nodes);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(su, tc);
 	return run_suite(su);

@@ -205,6 +205,9 @@ static const struct {
 	  "found 1 switch with hosts: a two-level fat tree needs at least 2 leaves" },
 	{ "Switch 4 \"A\"\n[1] \"H\"[1]\n[2] \"B\"[2]\nSwitch 4 \"B\"\n[1] \"G\"[1]\n"
 	  "Hca 1 \"H\"\n[1] \"A\"[1]\nHca 1 \"G\"\n[1] \"B\"[1]\n",
+	  "\"A\" (A) and \"B\" (B): two switches with hosts are linked: hosts on a spine, or a link between leaves" },
+	{ "Switch 4 \"A\"\n[1] \"H\"[1]\nSwitch 4 \"B\"\n[1] \"G\"[1]\n"
+	  "Hca 1 \"H\"\n[1] \"A\"[1]\nHca 1 \"G\"\n[1] \"B\"[1]\n",
 	  "found no spine switches" },
 	{ "Switch 4 \"A\"\n[1] \"H\"[1]\n[2] \"B\"[2]\n[3] \"S\"[1]\nSwitch 4 \"B\"\n[1] \"G\"[1]\n[3] \"S\"[2]\n"
 	  "Switch 4 \"S\"\nHca 1 \"H\"\n[1] \"A\"[1]\nHca 1 \"G\"\n[1] \"B\"[1]\n",
@@ -223,6 +226,73 @@ static const struct {
 	  "Hca 1 \"X\"\n[1] \"Y\"[1]\nHca 1 \"Y\"\n",
 	  "\"X\" (X) and \"Y\" (Y): two hosts linked without a switch" },
 };
+
+/*
+ * SHARP Aggregation Nodes behind every switch, as NVIDIA's switches have
+ * them: recognised by the switch's system image GUID, they take no slot
+ * and make no spine a leaf; the fabric is the one without them, and a
+ * dead spine takes its own with it.
+ */
+START_TEST(aggregation_nodes)
+{
+	uint8_t dead[4] = { 0, 0, 0, 1 };
+	struct fors_netgen g = { .m0 = 4, .m1 = 4, .nspines = 4, .cables = 1,
+				 .aggregation = 1 };
+	struct fors_netgen h = g;
+	struct fors_fabric *fb = analyse(&g, NULL);
+
+	ck_assert_uint_eq(fb->m0, 4);
+	ck_assert_uint_eq(fb->m1, 4);
+	ck_assert_uint_eq(fb->nspines, 4);
+	ck_assert_uint_eq(fb->nhosts, 16);
+	ck_assert_uint_eq(fb->nparts, 8);
+	ck_assert_uint_eq(fb->f, 0);
+	fors_fabric_free(fb);
+	g.dead = dead;
+	fb = analyse(&g, &h);
+	ck_assert_uint_eq(fb->nparts, 7);
+	ck_assert_uint_eq(fb->f, 1);
+	fors_fabric_free(fb);
+}
+END_TEST
+
+/* Without system image GUIDs, the vendor's description tells; else a host. */
+static const char agg_text[] =
+	"Switch 4 \"L0\"\n[1] \"H0\"[1]\n[3] \"S0\"[1]\n\n"
+	"Switch 4 \"L1\"\n[1] \"H1\"[1]\n[3] \"S0\"[2]\n\n"
+	"Switch 4 \"S0\"\n[1] \"L0\"[3]\n[2] \"L1\"[3]\n[4] \"A\"[1]\n\n"
+	"Ca 1 \"H0\"\n[1] \"L0\"[1]\n\nCa 1 \"H1\"\n[1] \"L1\"[1]\n\n"
+	"Ca 1 \"A\" # \"%s\"\n[1] \"S0\"[4]\n";
+
+START_TEST(aggregation_by_description)
+{
+	char text[512];
+	struct fors_topology *t;
+	struct fors_fabric *fb;
+	struct fors_error err;
+
+	snprintf(text, sizeof(text), agg_text,
+		 "Mellanox Technologies Aggregation Node");
+	t = text_topology(text);
+	ck_assert_int_eq(fors_fabric_analyse(t, NULL, &fb, &err), 0);
+	ck_assert_uint_eq(fb->nhosts, 2);
+	ck_assert_uint_eq(fb->nparts, 1);
+	fors_fabric_free(fb);
+	fors_topology_free(t);
+	snprintf(text, sizeof(text), agg_text, "storage");
+	t = text_topology(text);
+	ck_assert_int_eq(fors_fabric_analyse(t, NULL, &fb, &err), FORS_EINVAL);
+	ck_assert_msg(strstr(err.msg, "hosts on a spine"), "%s", err.msg);
+	/* the switch's system image GUID tells, whatever the description */
+	ck_assert_str_eq(t->nodes[2].id, "S0");
+	ck_assert_str_eq(t->nodes[5].id, "A");
+	t->nodes[2].sysguid = t->nodes[5].sysguid = 0x2c9;
+	ck_assert_int_eq(fors_fabric_analyse(t, NULL, &fb, &err), 0);
+	ck_assert_uint_eq(fb->nparts, 1);
+	fors_fabric_free(fb);
+	fors_topology_free(t);
+}
+END_TEST
 
 START_TEST(refuses_what_is_not_a_fat_tree)
 {
@@ -271,6 +341,8 @@ int main(void)
 	tcase_add_test(tc, parallel_cables);
 	tcase_add_test(tc, absent_hosts_keep_numbering);
 	tcase_add_test(tc, real_lab_output);
+	tcase_add_test(tc, aggregation_nodes);
+	tcase_add_test(tc, aggregation_by_description);
 	tcase_add_loop_test(tc, refuses_what_is_not_a_fat_tree, 0,
 			    sizeof(refused) / sizeof(refused[0]));
 	tcase_add_test(tc, reference_mismatch);

@@ -21,9 +21,10 @@
  * healthy (HEALTHY), or healthy with host slot 13 empty (ABSENT), which
  * leaves a plane free up from and down into leaf 3 in some phases, or
  * healthy with dual-port hosts in slots 0 and 1 of L00 and L02, their
- * second ports on L01 and L03 (DUAL).
+ * second ports on L01 and L03 (DUAL), or healthy with an Aggregation Node
+ * behind every switch and the LIDs a subnet manager would give (AGG).
  */
-enum { CUT, HEALTHY, ABSENT, DUAL };
+enum { CUT, HEALTHY, ABSENT, DUAL, AGG };
 
 struct fix {
 	struct fors_topology *live, *ref;
@@ -38,8 +39,10 @@ static void fix_open(struct fix *f, int kind)
 	uint8_t cut[16] = { 1 }, absent[16] = { 0 };
 	uint32_t dual = kind == DUAL ? 2 : 0;
 	struct fors_netgen g = { 4, 4, 4, 1, kind == ABSENT ? absent : NULL,
-				 dual, kind == CUT ? cut : NULL, NULL };
-	struct fors_netgen h = { 4, 4, 4, 1, NULL, dual, NULL, NULL };
+				 dual, kind == CUT ? cut : NULL, NULL,
+				 kind == AGG };
+	struct fors_netgen h = { 4, 4, 4, 1, NULL, dual, NULL, NULL,
+				 kind == AGG };
 	struct fors_route_opts o = { .lmc = 2 };
 
 	memset(f, 0, sizeof(*f));
@@ -48,6 +51,8 @@ static void fix_open(struct fix *f, int kind)
 	f->ref = gen_topology(&h);
 	ck_assert_int_eq(fors_route_compute(f->live, f->ref, &o, &f->r,
 					    &f->err), 0);
+	if (kind == AGG)
+		with_lids(f->live, f->r);
 	f->d = dump_of(f->r);
 	ck_assert_int_eq(fors_check_routes(f->live, f->d, f->r->s, &f->rep,
 					   &f->err), FORS_OK);
@@ -359,6 +364,29 @@ START_TEST(unreachable)
 	snprintf(msg, sizeof(msg), "LID %u (host %u) is not reachable from switch \"L00\"",
 		 lid, fb->hosts[h].sid);
 	kept_has(&f.rep, msg);
+	fix_close(&f);
+}
+END_TEST
+
+/*
+ * L03 no longer forwards the LID of its own Aggregation Node: every
+ * switch reaches L03, and none gets further.
+ */
+START_TEST(aggregation_node_unreachable)
+{
+	struct fix f;
+	uint32_t i, lid = 0;
+
+	fix_open(&f, AGG);
+	for (i = 0; i < f.r->fb->nparts; i++)
+		if (f.r->fb->parts[i].sw == f.r->fb->leaf[3])
+			lid = f.r->lfts->part_lid[i];
+	ck_assert_uint_gt(lid, 0);
+	dump_switch(f.d, "L03")->port[lid] = FORS_NO_PORT;
+	check_fails(&f);
+	ck_assert_uint_eq(f.rep.unreachable, f.d->nsw);
+	ck_assert_uint_eq(f.rep.undelivered, 0);
+	kept_has(&f.rep, "(CA \"Mellanox Technologies Aggregation Node\") is not reachable from switch");
 	fix_close(&f);
 }
 END_TEST
@@ -758,6 +786,7 @@ int main(void)
 	tcase_add_test(tables, unreachable);
 	tcase_add_test(tables, credit_loop);
 	tcase_add_test(tables, mftree_shared);
+	tcase_add_test(tables, aggregation_node_unreachable);
 	tcase_add_test(tables, dlid_out_of_range);
 	tcase_add_test(tables, plane_not_live);
 	tcase_add_test(tables, plane_shared);

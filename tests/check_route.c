@@ -42,8 +42,8 @@ static const struct scenario paper[] = {
 static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc)
 {
 	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead };
-	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0 };
 	struct fors_topology *live, *ref;
 	struct fors_route *r;
 	uint32_t i;
@@ -107,7 +107,7 @@ END_TEST
 START_TEST(fig5)
 {
 	uint8_t failed[4 * 3] = { 0 };
-	struct fors_netgen g = { 3, 4, 3, 1, NULL, 0, failed, NULL };
+	struct fors_netgen g = { 3, 4, 3, 1, NULL, 0, failed, NULL, 0 };
 	struct fors_topology *live;
 	struct fors_route *r;
 
@@ -146,7 +146,7 @@ START_TEST(random_fabrics)
 		uint8_t *absent = calloc(m0 * m1, 1);
 		uint8_t *failed = calloc(m1 * ns * cables, 1);
 		struct fors_netgen g = { m0, m1, ns, cables, absent, 0,
-					 failed, NULL };
+					 failed, NULL, 0 };
 		struct fors_netgen h = g;
 		struct fors_topology *live, *ref;
 		struct fors_route_opts o = { 0 };
@@ -222,7 +222,7 @@ START_TEST(healthy_one_offset)
 		uint32_t m0 = 2 + rnd() % 9, m1 = 2 + rnd() % 6;
 		uint32_t ns = m0 + 1 + rnd() % 3, i;
 		uint8_t absent[20 * 18];
-		struct fors_netgen g = { m0, m1, ns, 1, absent, 0, NULL, NULL };
+		struct fors_netgen g = { m0, m1, ns, 1, absent, 0, NULL, NULL, 0 };
 		struct fors_topology *t;
 		struct fors_route *r;
 
@@ -255,8 +255,8 @@ START_TEST(random_narrow)
 		uint32_t m0 = 2 + rnd() % 7, m1 = 2 + rnd() % 5;
 		uint32_t ns = m0 + rnd() % 3, lmc = rnd() % lmc_for(ns);
 		uint8_t *failed = calloc(m1 * ns, 1);
-		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL };
-		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL };
+		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL, 0 };
+		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL, 0 };
 		struct fors_topology *live, *ref;
 		struct fors_route_opts o = { .lmc = lmc };
 		struct fors_route *r;
@@ -294,8 +294,8 @@ END_TEST
 START_TEST(lhcb_random_failures)
 {
 	uint8_t failed[18 * 20];
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL };
-	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0 };
 	struct fors_topology *live, *ref = gen_topology(&h);
 	struct fors_route *r;
 	uint32_t i, n;
@@ -320,7 +320,7 @@ END_TEST
 START_TEST(dual_port_hosts_on_two_spines)
 {
 	uint8_t failed[4 * 4] = { 0 };
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, failed, NULL };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, failed, NULL, 0 };
 	struct fors_netgen h = g;
 	struct fors_topology *live, *ref;
 	struct fors_route *r;
@@ -411,6 +411,53 @@ static int avoidable(const struct fors_route *r, uint32_t a, uint32_t b,
 	return 0;
 }
 
+/*
+ * Aggregation Nodes behind every switch, on seeded fabrics with cuts and
+ * a dead spine: routed, and with the LIDs as a subnet manager gives them,
+ * every LID of theirs reached from every switch, congestion-free and
+ * without a credit loop; the hosts' exchange as without them.
+ */
+START_TEST(aggregation_nodes)
+{
+	uint32_t m0, m1, ns, cables, n, lmc;
+	uint8_t failed[6 * 6 * 4 * 2] = { 0 }, dead[4] = { 0 };
+	struct fors_netgen g, h;
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	struct fors_error err;
+
+	test_rng = 0xa66 + (uint64_t)_i;
+	m0 = 2 + rnd() % 5;
+	m1 = 2 + rnd() % 5;
+	ns = 2 + rnd() % 3;
+	cables = 1 + rnd() % 2;
+	g = (struct fors_netgen){ m0, m1, ns, cables, NULL, 0, failed, dead, 1 };
+	h = (struct fors_netgen){ m0, m1, ns, cables, NULL, 0, NULL, NULL, 1 };
+	/* one cut, one dead spine at most: every leaf keeps a plane in common */
+	failed[rnd() % (m1 * ns * cables)] = 1;
+	dead[ns - 1] = ns > 2 && rnd() % 2;
+	live = gen_topology(&g);
+	ref = gen_topology(&h);
+	lmc = lmc_for(ns * cables);
+	r = route_ok(live, ref, lmc, "aggregation nodes");
+	n = m1 + ns - dead[ns - 1];
+	ck_assert_uint_eq(r->fb->nparts, n);
+	with_lids(live, r);
+	d = dump_of(r);
+	ck_assert_msg(fors_check_routes(live, d, r->s, &rep, &err) == 0, "%s",
+		      rep.nkept ? rep.kept[0] : err.msg);
+	ck_assert_uint_eq(rep.reach_pairs,
+			  (size_t)n * (r->fb->nhosts * (1u << lmc) + n +
+				       n * (1u << lmc)));
+	fors_lft_dump_free(d);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
 /* The checker's count of shared pairs, from the tables, is the route's. */
 static void tables_agree(const struct fors_route *r)
 {
@@ -438,8 +485,8 @@ START_TEST(mftree_after_failures)
 	for (trial = 0; trial < 10; trial++) {
 		uint32_t cables = 1 + rnd() % 2, ns = 8 / cables, i, a, b, l;
 		uint8_t failed[8 * 8 * 2] = { 0 };
-		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, NULL };
-		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL };
+		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, NULL, 0 };
+		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL, 0 };
 		struct fors_topology *live, *ref;
 		struct fors_route_opts o = { .lmc = 3, .renumber_lids = 0 };
 		struct fors_route *r;
@@ -503,7 +550,7 @@ END_TEST
 START_TEST(refusals)
 {
 	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2.txt");
-	struct fors_netgen g = { 20, 18, 20, 2, NULL, 0, NULL, NULL };
+	struct fors_netgen g = { 20, 18, 20, 2, NULL, 0, NULL, NULL, 0 };
 	struct fors_topology *big = gen_topology(&g);
 	struct fors_route_opts o = { .lmc = 1, .renumber_lids = 0 };
 	struct fors_route *r;
@@ -554,7 +601,7 @@ END_TEST
 /* The reachability check sees a dead end on a spine, and a loop. */
 START_TEST(check_finds_broken_tables)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
@@ -598,6 +645,7 @@ int main(void)
 	tcase_add_loop_test(tc, lhcb_random_failures, 0, 6);
 	tcase_add_test(tc, dual_port_hosts_on_two_spines);
 	tcase_add_loop_test(tc, mftree_after_failures, 0, 6);
+	tcase_add_loop_test(tc, aggregation_nodes, 0, 30);
 	tcase_add_test(tc, real_lab_lids);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, checks_opensm_dump);

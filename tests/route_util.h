@@ -30,6 +30,27 @@ static inline struct fors_lft_dump *dump_of(const struct fors_route *r)
 	return d;
 }
 
+/*
+ * Give live the LIDs r routed, as a subnet manager would have assigned
+ * them: hosts, switches and the switches' own CAs; the topology's LIDs
+ * are then the schedule's, and the checker follows every CA LID.
+ */
+static inline void with_lids(struct fors_topology *live,
+			     const struct fors_route *r)
+{
+	const struct fors_fabric *fb = r->fb;
+	uint32_t i;
+
+	for (i = 0; i < fb->nhosts; i++)
+		live->nodes[fb->hosts[i].node].ports[fb->hosts[i].port].lid =
+			r->lfts->host_lid[i];
+	for (i = 0; i < r->lfts->nsw; i++)
+		live->nodes[r->lfts->sw[i]].lid = r->lfts->sw_lid[i];
+	for (i = 0; i < fb->nparts; i++)
+		live->nodes[fb->parts[i].node].ports[fb->parts[i].port].lid =
+			r->lfts->part_lid[i];
+}
+
 static inline uint32_t lmc_for(uint32_t q)
 {
 	uint32_t l = 0;

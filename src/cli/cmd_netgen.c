@@ -10,7 +10,7 @@
 static const char usage_netgen[] =
 	"Usage: fors netgen --hosts-per-leaf M0 --leaves M1 --spines S\n"
 	"                   [--cables C] [--dual D] [--absent SIDS]\n"
-	"                   [--fail CABLES] [--dead-spines SPINES]\n"
+	"                   [--fail CABLES] [--dead-spines SPINES] [--aggregation]\n"
 	"\n"
 	"Print an ibsim net file for a two-level fat tree: M1 leaves (L00..)\n"
 	"with M0 host ports each (hosts H000..), S spines (S00..) each reached\n"
@@ -27,6 +27,9 @@ static const char usage_netgen[] =
 	"  -f, --fail CABLES         cut cables LEAF:SPINE or LEAF:SPINE:CABLE,\n"
 	"                            comma-separated\n"
 	"  -x, --dead-spines SPINES  spines that are gone, comma-separated\n"
+	"  -g, --aggregation         a SHARP Aggregation Node (A-L00, A-S00, ..)\n"
+	"                            behind an extra last port of every switch,\n"
+	"                            with the switch's system image GUID\n"
 	"  -h, --help                show this help\n";
 
 struct gen_args {
@@ -87,13 +90,14 @@ static int gen_opts(int argc, char **argv, struct gen_args *a)
 		{ "absent", required_argument, NULL, 'a' },
 		{ "fail", required_argument, NULL, 'f' },
 		{ "dead-spines", required_argument, NULL, 'x' },
+		{ "aggregation", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r = 0;
 
 	a->g.cables = 1;
-	while (!r && (c = getopt_long(argc, argv, ":n:l:s:c:d:a:f:x:h", opts,
+	while (!r && (c = getopt_long(argc, argv, ":n:l:s:c:d:a:f:x:gh", opts,
 				      NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -122,6 +126,9 @@ static int gen_opts(int argc, char **argv, struct gen_args *a)
 			break;
 		case 'x':
 			a->dead = optarg;
+			break;
+		case 'g':
+			a->g.aggregation = 1;
 			break;
 		case 'h':
 			return fputs(usage_netgen, stdout), -1;

@@ -124,8 +124,12 @@ static void summary(const struct fors_route *r, double ms)
 	const struct fors_fabric *fb = r->fb;
 	uint32_t p, n = 0;
 
-	printf("fabric: M0 %u, M1 %u, Q %u planes on %u spines, %u host ports\n",
+	printf("fabric: M0 %u, M1 %u, Q %u planes on %u spines, %u host ports",
 	       fb->m0, fb->m1, fb->q, fb->nspines, fb->nhosts);
+	if (fb->nparts)
+		printf(", %u switch CA ports (Aggregation Nodes: routed, no slot)",
+		       fb->nparts);
+	putchar('\n');
 	printf("failures: f %u, m %u, impacted planes:", fb->f, fb->m);
 	for (p = 0; p < fb->q; p++)
 		if (fb->impacted[p] && n++ < 32)

@@ -37,13 +37,19 @@ static int refuse2(struct analysis *a, const struct fors_node *x,
 	return FORS_EINVAL;
 }
 
+/* A CA that is not part of a switch: one that takes part in the exchange. */
+static int is_host(const struct fors_topology *t, uint32_t x)
+{
+	return x != FORS_NO_PEER && t->nodes[x].type == FORS_CA &&
+	       fors_topology_part_of(t, x) == FORS_NO_PEER;
+}
+
 static int has_ca(const struct fors_topology *t, const struct fors_node *n)
 {
 	uint32_t k;
 
 	for (k = 1; k <= n->nports; k++)
-		if (n->ports[k].peer != FORS_NO_PEER &&
-		    t->nodes[n->ports[k].peer].type == FORS_CA)
+		if (is_host(t, n->ports[k].peer))
 			return 1;
 	return 0;
 }
@@ -129,7 +135,8 @@ static int classify(struct analysis *a)
 			       nl, nl == 1 ? "" : "es");
 		return FORS_EINVAL;
 	}
-	if (ns == 0) {
+	/* switches with hosts linked to each other say more than no spine */
+	if (ns == 0 && !check_links(a)) {
 		fors_error_set(a->err, "found no spine switches (switches without hosts)");
 		return FORS_EINVAL;
 	}
@@ -270,8 +277,7 @@ static uint32_t host_ports(const struct fors_topology *t, uint32_t x)
 	uint32_t k, c = 0;
 
 	for (k = 1; k <= n->nports; k++)
-		c += n->ports[k].peer != FORS_NO_PEER &&
-		     t->nodes[n->ports[k].peer].type == FORS_CA;
+		c += is_host(t, n->ports[k].peer);
 	return c;
 }
 
@@ -319,12 +325,52 @@ static int hosts(struct analysis *a)
 			uint32_t pe = x->ports[k].peer;
 			uint32_t lp = pt ? pt->peer : FORS_NO_PEER;
 
-			if (pe == FORS_NO_PEER || a->e->nodes[pe].type != FORS_CA)
+			if (!is_host(a->e, pe))
 				continue;
-			if (lp != FORS_NO_PEER && a->l->nodes[lp].type == FORS_CA)
+			if (is_host(a->l, lp))
 				add_host(a, l * fb->m0 + slot, ll, k);
 			slot++;
 		}
+	}
+	return 0;
+}
+
+/* Whether live node x is one of the fabric's live leaves or spines. */
+static int live_switch(const struct fors_fabric *fb, uint32_t x)
+{
+	uint32_t i;
+
+	for (i = 0; i < fb->m1; i++)
+		if (fb->leaf[i] == x)
+			return 1;
+	for (i = 0; i < fb->nspines; i++)
+		if (fb->spine[i] == x)
+			return 1;
+	return 0;
+}
+
+/* The live CA ports that are part of a live leaf or spine. */
+static int parts(struct analysis *a)
+{
+	const struct fors_topology *t = a->l;
+	struct fors_fabric *fb = a->fb;
+	uint32_t x, k, n = 0;
+
+	for (x = 0; x < t->nnodes; x++)
+		n += fors_topology_part_of(t, x) != FORS_NO_PEER ?
+		     t->nodes[x].nports : 0;
+	fb->parts = calloc(n + 1, sizeof(*fb->parts));
+	if (!fb->parts)
+		return FORS_ENOMEM;
+	for (x = 0; x < t->nnodes; x++) {
+		const struct fors_node *c = &t->nodes[x];
+		uint32_t sw = fors_topology_part_of(t, x);
+
+		for (k = 1; sw != FORS_NO_PEER && k <= c->nports; k++)
+			if (c->ports[k].peer == sw && live_switch(fb, sw))
+				fb->parts[fb->nparts++] = (struct fors_fpart){
+					x, k, sw, c->ports[k].peer_port,
+					c->ports[k].lid };
 	}
 	return 0;
 }
@@ -474,6 +520,7 @@ void fors_fabric_free(struct fors_fabric *fb)
 	free(fb->impacted);
 	free(fb->hosts);
 	free(fb->host_at);
+	free(fb->parts);
 	free(fb);
 }
 
@@ -550,7 +597,8 @@ static int live_links(struct analysis *a)
 				continue;
 			if (a->l->nodes[pe].type == FORS_CA)
 				r = refuse2(a, y, &a->l->nodes[pe], "two hosts linked without a switch");
-			else if (rev[pe] != FORS_NO_PEER && a->spine_of[rev[pe]] >= 0)
+			else if (rev[pe] != FORS_NO_PEER && a->spine_of[rev[pe]] >= 0 &&
+				 is_host(a->l, j))
 				r = refuse2(a, y, &a->l->nodes[pe], "a host cabled to a spine: hosts must hang on leaves");
 		}
 	}
@@ -594,6 +642,8 @@ int fors_fabric_analyse(const struct fors_topology *live,
 		cables_alive(&a);
 	if (!r)
 		r = hosts(&a);
+	if (!r)
+		r = parts(&a);
 	if (!r)
 		r = reduction(&a);
 	if (r == FORS_ENOMEM)

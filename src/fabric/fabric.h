@@ -20,6 +20,16 @@ struct fors_fhost {
 };
 
 /*
+ * A CA port that belongs to a switch (fors_topology_part_of): no slot, no
+ * transfers, but a LID every switch must deliver to it.
+ */
+struct fors_fpart {
+	uint32_t node, port;	/* the CA port in the live topology */
+	uint32_t sw, sw_port;	/* the switch it hangs on, and that port */
+	uint32_t lid;		/* base LID from the topology, 0 if unknown */
+};
+
+/*
  * A two-level fat tree as the routing needs it. A plane is a (spine, cable
  * rank) pair: a spine reached by two cables from every leaf gives two
  * planes. Arrays indexed [leaf * q + plane] describe that plane's cable at
@@ -42,6 +52,8 @@ struct fors_fabric {
 	struct fors_fhost *hosts;	/* present host ports, sid ascending */
 	uint32_t nhosts;
 	int32_t *host_at;	/* [m0 * m1]: index into hosts, -1 if absent */
+	struct fors_fpart *parts;	/* on live leaves and spines */
+	uint32_t nparts;
 };
 
 /* 1 when the plane's cable at leaf is alive and not held. */

@@ -75,6 +75,30 @@ uint32_t fors_topology_common_switches(const struct fors_topology *a,
 	return n;
 }
 
+uint32_t fors_topology_part_of(const struct fors_topology *t, uint32_t x)
+{
+	const struct fors_node *n = &t->nodes[x];
+	uint32_t k, sw = FORS_NO_PEER;
+
+	if (n->type != FORS_CA)
+		return FORS_NO_PEER;
+	for (k = 1; k <= n->nports; k++) {
+		uint32_t p = n->ports[k].peer;
+
+		if (p == FORS_NO_PEER)
+			continue;
+		if (t->nodes[p].type != FORS_SWITCH ||
+		    (sw != FORS_NO_PEER && p != sw))
+			return FORS_NO_PEER;
+		sw = p;
+	}
+	if (sw == FORS_NO_PEER)
+		return FORS_NO_PEER;
+	if (n->sysguid && n->sysguid == t->nodes[sw].sysguid)
+		return sw;
+	return strstr(n->desc, "Aggregation Node") ? sw : FORS_NO_PEER;
+}
+
 static int copy_node(struct fors_topology *t, const struct fors_node *n)
 {
 	struct fors_node *c;

@@ -61,6 +61,15 @@ int fors_topology_merge(struct fors_topology **seen,
 			const struct fors_topology *live,
 			struct fors_error *err);
 
+/*
+ * The switch CA node x is part of, or FORS_NO_PEER when x is a host: a
+ * SHARP Aggregation Node, which NVIDIA's switches expose as a CA behind an
+ * extra port of their own. It is cabled to one switch only, and shares
+ * that switch's system image GUID or, where a topology gives no such
+ * GUIDs, carries the vendor's description "... Aggregation Node".
+ */
+uint32_t fors_topology_part_of(const struct fors_topology *t, uint32_t x);
+
 /* Switches of a also in b (by GUID, by id without one). */
 uint32_t fors_topology_common_switches(const struct fors_topology *a,
 				       const struct fors_topology *b);

@@ -33,6 +33,16 @@ static void owner(const struct fors_lfts *t, const struct fors_topology *live,
 		*desc = live->nodes[fb->hosts[i].node].desc;
 		return;
 	}
+	for (i = 0; i < fb->nparts; i++) {
+		const struct fors_node *n = &live->nodes[fb->parts[i].node];
+
+		if (lid < t->part_lid[i] || lid >= t->part_lid[i] + (1u << t->lmc))
+			continue;
+		*type = "Channel Adapter";
+		*guid = n->ports[fb->parts[i].port].guid;
+		*desc = n->desc;
+		return;
+	}
 	*type = NULL;
 }
 

@@ -2,9 +2,15 @@
 /*
  * Dual-port hosts: slot d (d < dual) of an even leaf l holds a host whose
  * second port takes slot d of leaf l + 1: the mFtree layout of one node on
- * two leaves.
+ * two leaves. Aggregation Nodes sit behind a switch's last port, as on
+ * NVIDIA's Quantum switches (port 65 of a 64-port switch).
  */
+#include <inttypes.h>
+
 #include "formats/netgen.h"
+
+/* The system image GUID of switch i (leaves, then spines) and its node. */
+#define SYSGUID(i) (UINT64_C(0x0002c90300a00000) + (i))
 
 static int cut(const struct fors_netgen *g, uint32_t l, uint32_t s,
 	       uint32_t r)
@@ -59,8 +65,12 @@ static void leaves(FILE *out, const struct fors_netgen *g,
 	uint32_t l, a, s, r, h, pt;
 
 	for (l = 0; l < g->m1; l++) {
-		fprintf(out, "Switch %u \"L%0*u\"\n",
-			g->m0 + g->nspines * g->cables, n->wl, l);
+		uint32_t np = g->m0 + g->nspines * g->cables;
+
+		if (g->aggregation)
+			fprintf(out, "sysimgguid=0x%" PRIx64 "\n", SYSGUID(l));
+		fprintf(out, "Switch %u \"L%0*u\"\n", np + !!g->aggregation,
+			n->wl, l);
 		for (a = 0; a < g->m0; a++)
 			if (slot_owner(g, l, a, &h, &pt))
 				fprintf(out, "[%u] \"H%0*u\"[%u]\n", a + 1,
@@ -71,6 +81,8 @@ static void leaves(FILE *out, const struct fors_netgen *g,
 					fprintf(out, "[%u] \"S%0*u\"[%u]\n",
 						g->m0 + 1 + s * g->cables + r,
 						n->ws, s, 1 + l * g->cables + r);
+		if (g->aggregation)
+			fprintf(out, "[%u] \"A-L%0*u\"[1]\n", np + 1, n->wl, l);
 		fputc('\n', out);
 	}
 }
@@ -83,14 +95,20 @@ static void spines(FILE *out, const struct fors_netgen *g,
 	for (s = 0; s < g->nspines; s++) {
 		if (g->dead && g->dead[s])
 			continue;
-		fprintf(out, "Switch %u \"S%0*u\"\n", g->m1 * g->cables,
-			n->ws, s);
+		if (g->aggregation)
+			fprintf(out, "sysimgguid=0x%" PRIx64 "\n",
+				SYSGUID(g->m1 + s));
+		fprintf(out, "Switch %u \"S%0*u\"\n",
+			g->m1 * g->cables + !!g->aggregation, n->ws, s);
 		for (l = 0; l < g->m1; l++)
 			for (r = 0; r < g->cables; r++)
 				if (!cut(g, l, s, r))
 					fprintf(out, "[%u] \"L%0*u\"[%u]\n",
 						1 + l * g->cables + r, n->wl,
 						l, g->m0 + 1 + s * g->cables + r);
+		if (g->aggregation)
+			fprintf(out, "[%u] \"A-S%0*u\"[1]\n",
+				g->m1 * g->cables + 1, n->ws, s);
 		fputc('\n', out);
 	}
 }
@@ -116,6 +134,28 @@ static void hosts(FILE *out, const struct fors_netgen *g,
 	}
 }
 
+/* Every switch's Aggregation Node, with the switch's system image GUID. */
+static void aggregation(FILE *out, const struct fors_netgen *g,
+			const struct names *n)
+{
+	uint32_t i, sw = g->m1 + g->nspines;
+
+	for (i = 0; g->aggregation && i < sw; i++) {
+		int leaf = i < g->m1;
+		uint32_t x = leaf ? i : i - g->m1;
+
+		if (!leaf && g->dead && g->dead[x])
+			continue;
+		fprintf(out, "sysimgguid=0x%" PRIx64 "\n", SYSGUID(i));
+		fprintf(out, "Ca 1 \"A-%c%0*u\" # \"Mellanox Technologies Aggregation Node\"\n",
+			leaf ? 'L' : 'S', leaf ? n->wl : n->ws, x);
+		fprintf(out, "[1] \"%c%0*u\"[%u]\n\n", leaf ? 'L' : 'S',
+			leaf ? n->wl : n->ws, x,
+			leaf ? g->m0 + g->nspines * g->cables + 1 :
+			g->m1 * g->cables + 1);
+	}
+}
+
 int fors_netgen_write(FILE *out, const struct fors_netgen *g)
 {
 	struct names n = { width(g->m1 - 1), width(g->nspines - 1),
@@ -127,5 +167,6 @@ int fors_netgen_write(FILE *out, const struct fors_netgen *g)
 	leaves(out, g, &n);
 	spines(out, g, &n);
 	hosts(out, g, &n);
+	aggregation(out, g, &n);
 	return ferror(out) ? -1 : 0;
 }

@@ -17,6 +17,9 @@ struct fors_netgen {
 	uint32_t dual;		/* hosts with a second port on the next leaf */
 	const uint8_t *failed;	/* [m1 * nspines * cables]: 1 = cable cut */
 	const uint8_t *dead;	/* [nspines]: 1 = spine gone */
+	uint32_t aggregation;	/* 1: a SHARP Aggregation Node ("A-L00")
+				   behind an extra last port of every switch,
+				   sharing its system image GUID */
 };
 
 /* Write g's net file to out; FORS_EIO when the stream fails. */

@@ -95,6 +95,15 @@ static int topology_lids(struct lft_build *b)
 		given += b->t->nodes[lf->sw[i]].lid != 0;
 	if (!given)
 		return 1;
+	for (i = 0; i < fb->nparts; i++) {
+		const struct fors_node *n = &b->t->nodes[fb->parts[i].node];
+
+		if (!fb->parts[i].lid)
+			return lid_error(b, "the topology gives no LID for the switch's CA", n);
+		if (fb->parts[i].lid & (nlids(lf) - 1))
+			return lid_error(b, "base LID not aligned to the LMC on the switch's CA", n);
+		lf->part_lid[i] = fb->parts[i].lid;
+	}
 	for (i = 0; i < fb->nhosts; i++) {
 		const struct fors_node *n = &b->t->nodes[fb->hosts[i].node];
 
@@ -114,14 +123,18 @@ static int topology_lids(struct lft_build *b)
 	return 0;
 }
 
-static void assign_lids(struct fors_lfts *lf, uint32_t nhosts)
+/* Hosts in slot order, the switches after them, then the switches' CAs. */
+static void assign_lids(struct fors_lfts *lf, const struct fors_fabric *fb)
 {
-	uint32_t i, next = (nhosts + 1) << lf->lmc;
+	uint32_t i, next = (fb->nhosts + 1) << lf->lmc;
 
-	for (i = 0; i < nhosts; i++)
+	for (i = 0; i < fb->nhosts; i++)
 		lf->host_lid[i] = (i + 1) << lf->lmc;
 	for (i = 0; i < lf->nsw; i++)
 		lf->sw_lid[i] = next++;
+	next = (next + nlids(lf) - 1) & ~(nlids(lf) - 1);
+	for (i = 0; i < fb->nparts; i++, next += nlids(lf))
+		lf->part_lid[i] = next;
 }
 
 /* Every LID owned once, all within the unicast range. */
@@ -136,6 +149,9 @@ static int check_lids(struct lft_build *b)
 			max = lf->host_lid[i] + nlids(lf) - 1;
 	for (i = 0; i < lf->nsw; i++)
 		max = lf->sw_lid[i] > max ? lf->sw_lid[i] : max;
+	for (i = 0; i < b->fb->nparts; i++)
+		if (lf->part_lid[i] + nlids(lf) - 1 > max)
+			max = lf->part_lid[i] + nlids(lf) - 1;
 	if (max > FORS_MAX_UCAST_LID) {
 		fors_error_set(b->err, "LIDs up to %u exceed the unicast range (0x%x)",
 			       max, FORS_MAX_UCAST_LID);
@@ -150,6 +166,9 @@ static int check_lids(struct lft_build *b)
 			used[lf->host_lid[i] + j]++;
 	for (i = 0; i < lf->nsw; i++)
 		used[lf->sw_lid[i]]++;
+	for (i = 0; i < b->fb->nparts; i++)
+		for (j = 0; j < nlids(lf); j++)
+			used[lf->part_lid[i] + j]++;
 	for (i = 1; i <= max && used[i] <= 1; i++)
 		;
 	free(used);
@@ -419,6 +438,23 @@ static void route_switch(struct lft_build *b, uint32_t t)
 	fors_updown_complete(&b->ud, lf, lf->sw_lid[t], b->pinned, t);
 }
 
+/*
+ * A switch's own CA (a SHARP Aggregation Node) is reached as the switch
+ * is, then through its port: every other switch copies its entry for the
+ * switch's LID, whose up-down route already reaches it.
+ */
+static void route_part(struct lft_build *b, const struct fors_fpart *c,
+		       uint32_t lid)
+{
+	struct fors_lfts *lf = b->lf;
+	uint32_t own = (uint32_t)b->swi[c->sw], v, j;
+
+	for (j = 0; j < nlids(lf); j++)
+		for (v = 0; v < lf->nsw; v++)
+			set(lf, v, lid + j, v == own ? c->sw_port :
+			    fors_lft(lf, v, lf->sw_lid[own]));
+}
+
 /* The spine leaf l sends port h's base LID up to, or NONE. */
 static uint32_t base_spine(const struct lft_build *b, uint32_t h, uint32_t l)
 {
@@ -477,6 +513,8 @@ static int fill(struct lft_build *b)
 	independence(b);
 	for (t = 0; t < lf->nsw; t++)
 		route_switch(b, t);
+	for (t = 0; t < fb->nparts; t++)
+		route_part(b, &fb->parts[t], lf->part_lid[t]);
 	fors_updown_free(&b->ud);
 	return 0;
 }
@@ -488,6 +526,7 @@ void fors_lfts_free(struct fors_lfts *t)
 	free(t->sw);
 	free(t->sw_lid);
 	free(t->host_lid);
+	free(t->part_lid);
 	free(t->designated);
 	free(t->port);
 	free(t);
@@ -526,12 +565,14 @@ int fors_lfts_build(const struct fors_topology *live,
 		goto nomem;
 	b.lf->lmc = lmc;
 	b.lf->host_lid = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	b.lf->part_lid = malloc(sizeof(uint32_t) * (fb->nparts + 1));
 	b.lf->designated = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	r = b.lf->host_lid && b.lf->designated ? switches(&b) : FORS_ENOMEM;
+	r = b.lf->host_lid && b.lf->part_lid && b.lf->designated ?
+	    switches(&b) : FORS_ENOMEM;
 	if (!r)
 		r = renumber ? 1 : topology_lids(&b);
 	if (r == 1) {
-		assign_lids(b.lf, fb->nhosts);
+		assign_lids(b.lf, fb);
 		r = 0;
 	}
 	if (!r)

@@ -22,6 +22,7 @@ struct fors_lfts {
 	uint32_t *sw;		/* [nsw]: topology node: leaves, then spines */
 	uint32_t *sw_lid;	/* [nsw] */
 	uint32_t *host_lid;	/* [fb->nhosts]: base LID */
+	uint32_t *part_lid;	/* [fb->nparts]: base LID of a switch's CA */
 	uint32_t *designated;	/* [fb->nhosts]: plane of the base LID */
 	uint8_t *port;		/* [nsw * (maxlid + 1)]: FORS_NO_PORT = none */
 	uint32_t mf_pairs;	/* (leaf, node) pairs: 2+ ports away from it */

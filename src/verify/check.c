@@ -402,6 +402,35 @@ static int set_owner(struct checker *c, uint32_t lid, uint32_t node,
 }
 
 /*
+ * With a schedule, the CA ports it has no host line for (a switch's
+ * Aggregation Node, a host outside the exchange) own the LIDs the topology
+ * gives them, when the topology's LIDs are the schedule's (not renumbered).
+ */
+static int other_cas(struct checker *c, uint32_t lmc)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t i, k, j;
+	int r = 0;
+
+	for (i = 0; i < c->s->nhosts; i++) {
+		const struct fors_host *x = &c->s->hosts[i];
+		uint32_t lid = t->nodes[c->hnode[x->sid]].ports[c->hport[x->sid]].lid;
+
+		if (lid && lid != x->lid)
+			return 0;
+	}
+	for (i = 0; i < t->nnodes && !r; i++) {
+		const struct fors_node *n = &t->nodes[i];
+
+		for (k = 1; n->type == FORS_CA && k <= n->nports && !r; k++)
+			for (j = 0; n->ports[k].lid && j < (1u << lmc) && !r; j++)
+				if (c->own[n->ports[k].lid + j].node == UINT32_MAX)
+					r = set_owner(c, n->ports[k].lid + j, i, k, -1);
+	}
+	return r;
+}
+
+/*
  * LIDs up to the largest in a table or owned; lmc gives CA LID counts. A
  * switch without any link is nobody's destination: no subnet manager sees it.
  */
@@ -440,7 +469,7 @@ static int owners(struct checker *c, uint32_t lmc, uint32_t topmost)
 			r = set_owner(c, x->lid + j, c->hnode[x->sid],
 				      c->hport[x->sid], (int32_t)x->sid);
 	}
-	return r;
+	return r || !c->s ? r : other_cas(c, lmc);
 }
 
 static int setup(struct checker *c)
@@ -467,7 +496,8 @@ static int setup(struct checker *c)
 		c->width = x->nports + 1 > c->width ? x->nports + 1 : c->width;
 		for (k = 1; x->type == FORS_SWITCH && k <= x->nports; k++)
 			if (x->ports[k].peer != FORS_NO_PEER &&
-			    t->nodes[x->ports[k].peer].type == FORS_CA)
+			    t->nodes[x->ports[k].peer].type == FORS_CA &&
+			    fors_topology_part_of(t, x->ports[k].peer) == FORS_NO_PEER)
 				c->leaf[i] = 1;
 	}
 	c->nchan = n;
@@ -592,6 +622,19 @@ static int verdict(struct checker *c, int r)
 	       FORS_EVERIFY : FORS_OK;
 }
 
+/* The largest of top and every CA LID of t with its 2^lmc offsets. */
+static uint32_t ca_top(const struct fors_topology *t, uint32_t lmc,
+		       uint32_t top)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++)
+		for (k = 1; t->nodes[i].type == FORS_CA && k <= t->nodes[i].nports; k++)
+			if (t->nodes[i].ports[k].lid + (1u << lmc) - 1 > top)
+				top = t->nodes[i].ports[k].lid + (1u << lmc) - 1;
+	return top;
+}
+
 int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_lft_dump *d,
 		      const struct fors_schedule *s,
@@ -617,6 +660,8 @@ int fors_check_routes(const struct fors_topology *t,
 	for (i = 0; !r && i < s->nhosts; i++)
 		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
 			top = s->hosts[i].lid + (1u << s->lmc) - 1;
+	if (!r)
+		top = ca_top(t, (uint32_t)s->lmc, top);
 	if (!r) {
 		rep->phases = s->nphases;
 		r = owners(&c, (uint32_t)s->lmc, top);
@@ -631,7 +676,7 @@ int fors_check_tables(const struct fors_topology *t,
 		      struct fors_check_report *rep, struct fors_error *err)
 {
 	struct checker c = { .t = t, .d = d, .rep = rep, .err = err };
-	uint32_t i, k, top = 0;
+	uint32_t top;
 	int r;
 
 	memset(rep, 0, sizeof(*rep));
@@ -639,10 +684,7 @@ int fors_check_tables(const struct fors_topology *t,
 		fors_error_set(err, "LMC %u is out of range 0..7", lmc);
 		return FORS_EINVAL;
 	}
-	for (i = 0; i < t->nnodes; i++)
-		for (k = 1; t->nodes[i].type == FORS_CA && k <= t->nodes[i].nports; k++)
-			if (t->nodes[i].ports[k].lid + (1u << lmc) - 1 > top)
-				top = t->nodes[i].ports[k].lid + (1u << lmc) - 1;
+	top = ca_top(t, lmc, 0);
 	if (top > 0xffff) {
 		fors_error_set(err, "CA LIDs with LMC %u go beyond LID 0xffff", lmc);
 		return FORS_EINVAL;

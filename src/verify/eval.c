@@ -58,12 +58,15 @@ static int cmp_cap(const void *a, const void *b)
 	return c ? c : (x->swport > y->swport) - (x->swport < y->swport);
 }
 
-static int on_switch(const struct fors_topology *t, const struct fors_port *p)
+/* Port p of CA x is on a switch, and x is a host, not part of the switch. */
+static int on_switch(const struct fors_topology *t, uint32_t x,
+		     const struct fors_port *p)
 {
-	return p->peer != FORS_NO_PEER && t->nodes[p->peer].type == FORS_SWITCH;
+	return p->peer != FORS_NO_PEER && t->nodes[p->peer].type == FORS_SWITCH &&
+	       fors_topology_part_of(t, x) == FORS_NO_PEER;
 }
 
-/* The CA ports on switches, in switch and port order. */
+/* The hosts' ports on switches, in switch and port order. */
 static int ca_ports(const struct fors_topology *t, struct ca_port **out,
 		    uint32_t *n, struct fors_error *err)
 {
@@ -72,7 +75,7 @@ static int ca_ports(const struct fors_topology *t, struct ca_port **out,
 
 	for (i = 0; i < t->nnodes; i++)
 		for (k = 1; t->nodes[i].type == FORS_CA && k <= t->nodes[i].nports; k++)
-			count += on_switch(t, &t->nodes[i].ports[k]);
+			count += on_switch(t, i, &t->nodes[i].ports[k]);
 	c = malloc(sizeof(*c) * (count + 1));
 	if (!c) {
 		fors_error_set(err, "out of memory");
@@ -85,7 +88,7 @@ static int ca_ports(const struct fors_topology *t, struct ca_port **out,
 		for (k = 1; x->type == FORS_CA && k <= x->nports; k++) {
 			const struct fors_port *p = &x->ports[k];
 
-			if (!on_switch(t, p))
+			if (!on_switch(t, i, p))
 				continue;
 			if (!p->lid) {
 				free(c);
@@ -297,7 +300,7 @@ static void run_phase(const struct fors_walk *w, const struct fors_pattern *p,
 		struct fors_hop h;
 
 		v->ph->flows++;
-		if (!on_switch(w->t, sp)) {
+		if (!on_switch(w->t, f->snode, sp)) {
 			v->ph->lost++;
 			continue;
 		}

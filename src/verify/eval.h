@@ -27,8 +27,9 @@ struct fors_pattern {
 };
 
 /*
- * Linear shift, the LHCb DAQ's pattern with ftree: the P CA ports on
- * switches, in switch order (GUID, else id) and port order; in phase
+ * Linear shift, the LHCb DAQ's pattern with ftree: the P host ports on
+ * switches (CA ports but a switch's own, fors_topology_part_of), in
+ * switch order (GUID, else id) and port order; in phase
  * p = 1..P-1 port s sends to port (s + p) mod P at its base LID. The
  * topology must give every such port its LID (ibnetdiscover does).
  */

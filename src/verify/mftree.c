@@ -18,16 +18,18 @@ static int by_node(const void *x, const void *y)
 	return (a->port > b->port) - (a->port < b->port);
 }
 
-/* A switch with a CA behind one of its ports. */
+/* A switch with a host (a CA not part of a switch) behind one of its ports. */
 static int is_leaf(const struct fors_topology *t, uint32_t x)
 {
 	const struct fors_node *n = &t->nodes[x];
-	uint32_t k;
+	uint32_t k, y;
 
-	for (k = 1; n->type == FORS_SWITCH && k <= n->nports; k++)
-		if (n->ports[k].peer != FORS_NO_PEER &&
-		    t->nodes[n->ports[k].peer].type == FORS_CA)
+	for (k = 1; n->type == FORS_SWITCH && k <= n->nports; k++) {
+		y = n->ports[k].peer;
+		if (y != FORS_NO_PEER && t->nodes[y].type == FORS_CA &&
+		    fors_topology_part_of(t, y) == FORS_NO_PEER)
 			return 1;
+	}
 	return 0;
 }
 
