@@ -6,7 +6,7 @@
 # against the fors-routed subnet; a bad configuration file, named through
 # event_plugin_options; LMC 1 for 8 planes; a fabric fors declines (OpenSM falls back to
 # minhop); a control: minhop's credit loop after a cut, which fors check
-# must find; the ILP cache consulted and refused. LAB_VALGRIND=1 runs
+# must find; the ILP cache consulted and refused; Aggregation Nodes. LAB_VALGRIND=1 runs
 # OpenSM under valgrind memcheck and fails on any error in fors's code.
 # LAB_ONLY=FUNCTION runs one test (ilp_cache, flapping, ...).
 set -u
@@ -323,6 +323,29 @@ ilp_refused() {
 	fi
 }
 
+# SHARP Aggregation Nodes behind every switch (fors netgen --aggregation):
+# OpenSM sees them as CAs; fors routes their LIDs, gives them no slot, and
+# the checks on what the switches hold reach every one of their LIDs.
+aggregation() {
+	name=aggregation
+	lab_init "${LAB_DIR:-lab-out}/aggregation"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 --aggregation \
+		>"$lab_dir/net" || lab_die "netgen failed"
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" fors 2
+	state healthy
+	state cut "Unlink \"L00\"[$(leaf_port 4 0)]"
+	# 8 switches reach 16 hosts x 4 LIDs, 8 switch LIDs, 8 nodes x 4 LIDs
+	if grep -q ' 832 (switch, LID) pairs, 0 unreachable;' "$lab_dir/cut/check-ibroute.txt" &&
+	   [ "$(grep -c '^Ca.*Aggregation Node' "$lab_dir/cut/topology.txt")" -eq 8 ] &&
+	   [ "$(grep -c '^host ' "$lab_dir/cut/opensm-fors-schedule.dump")" -eq 16 ]; then
+		ok "aggregation: 8 Aggregation Nodes reached from every switch, 16 hosts in the exchange"
+	else
+		ko "aggregation: see $lab_dir/cut/check-ibroute.txt"
+	fi
+	lab_stop
+}
+
 if [ -n "${LAB_ONLY:-}" ]; then
 	$LAB_ONLY
 elif [ "${LAB_VALGRIND:-0}" = 1 ]; then
@@ -338,6 +361,7 @@ else
 	foreign_state
 	standby
 	ilp_cache
+	aggregation
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]
