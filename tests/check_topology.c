@@ -109,6 +109,10 @@ static const struct {
 } malformed[] = {
 	{ "", "t: no nodes in the topology" },
 	{ "# only comments\nvendid=0x0\n", "t: no nodes in the topology" },
+	{ "# ibnetdiscover -p\nCA    3 1 0x0002c903000ffe35 4x SDR - SW     2 3 0x0002c903000ff5d9 ( 'H1' - 'L1' )\n",
+	  "t:2: this is ibnetdiscover -p (one line per port) output; fors reads the topology ibnetdiscover prints without options, or an ibsim net file" },
+	{ "{ CA Ports:1 SystemGUID:0002c903000ffe35 NodeGUID:0002c903000ffe34 PortGUID:0002c903000ffe35 VenID:000002C9 DevID:6340 Rev:000000A0 {H1 HCA-1} LID:0004 PN:01 } { SW Ports:24 SystemGUID:0002c903000ff5d9 NodeGUID:0002c903000ff5d9 PortGUID:0002c903000ff5d9 VenID:000002C9 DevID:BD36 Rev:000000A0 {L1} LID:0002 PN:03 } PHY=4x LOG=ACT SPD=5\n",
+	  "t:1: this is ibdiagnet's or ibutils' subnet.lst output; fors reads" },
 	{ "[1] \"A\"[1]\n", "t:1: port line before any node" },
 	{ "Switch x \"A\"\n", "t:1: expected a port count" },
 	{ "Switch 0 \"A\"\n", "t:1: expected a port count" },

@@ -27,6 +27,8 @@ struct topo_parser {
 	char ***peer_id;	/* per node, per port: peer id until resolved */
 	uint32_t cur;		/* node the port lines belong to */
 	uint64_t guid, sysguid;	/* from the lines before a node header */
+	const char *other;	/* another format a skipped line is in, or NULL */
+	unsigned long other_line;
 	struct fors_error *err;
 };
 
@@ -214,6 +216,21 @@ static int guid_line(struct topo_parser *p, const char *s, uint64_t *v)
 	return 0;
 }
 
+/*
+ * Formats that look like topologies but are not this one: a file of
+ * nothing but their lines gets a message that names the format, not "no
+ * nodes". The name of the format, or NULL.
+ */
+static const char *other_format(const char *s)
+{
+	if ((starts(s, "CA") || starts(s, "SW") || starts(s, "RT")) &&
+	    strstr(s, " 0x") && strstr(s, " - "))
+		return "ibnetdiscover -p (one line per port)";
+	if (!strncmp(s, "{ ", 2) && strstr(s, "Ports:"))
+		return "ibdiagnet's or ibutils' subnet.lst";
+	return NULL;
+}
+
 static int line(struct topo_parser *p, const char *s)
 {
 	s = skip_ws(s);
@@ -233,6 +250,8 @@ static int line(struct topo_parser *p, const char *s)
 		return guid_line(p, s, &p->sysguid);
 	if (!strncmp(s, "switchguid=", 11) || !strncmp(s, "caguid=", 7))
 		return guid_line(p, s, &p->guid);
+	if (!p->other && (p->other = other_format(s)))
+		p->other_line = p->lineno;
 	return 0;
 }
 
@@ -365,7 +384,11 @@ int fors_topology_read(FILE *in, const char *name,
 		r = FORS_EIO;
 	}
 	if (!r && p.t->nnodes == 0) {
-		fors_error_set(err, "%s: no nodes in the topology", name);
+		if (p.other)
+			fors_error_set(err, "%s:%lu: this is %s output; fors reads the topology ibnetdiscover prints without options, or an ibsim net file",
+				       name, p.other_line, p.other);
+		else
+			fors_error_set(err, "%s: no nodes in the topology", name);
 		r = FORS_EFORMAT;
 	}
 	if (!r)
