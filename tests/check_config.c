@@ -44,7 +44,7 @@ START_TEST(every_key)
 	ck_assert_int_eq(parse("# fors\n\n schedule_file  /run/fors/sched.dump # here\n"
 			       "reference_topology\t/etc/opensm/healthy.topo\n"
 			       "state_file /var/lib/fors/seen\nverify FALSE\n"
-			       "link_holddown_s 30\n",
+			       "link_holddown_s 30\nspine_hosts refuse\n",
 			       &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
 	ck_assert_str_eq(c.schedule_file, "/run/fors/sched.dump");
@@ -52,6 +52,7 @@ START_TEST(every_key)
 	ck_assert_str_eq(c.state_file, "/var/lib/fors/seen");
 	ck_assert_int_eq(c.verify, 0);
 	ck_assert_uint_eq(c.link_holddown_s, 30);
+	ck_assert_int_eq(c.refuse_spine_hosts, 1);
 	fors_config_free(&c);
 }
 END_TEST
@@ -67,6 +68,7 @@ START_TEST(defaults)
 	ck_assert_ptr_null(c.state_file);
 	ck_assert_int_eq(c.verify, 1);
 	ck_assert_uint_eq(c.link_holddown_s, 600);
+	ck_assert_int_eq(c.refuse_spine_hosts, 0);
 	fors_config_free(&c);
 }
 END_TEST
@@ -88,6 +90,8 @@ static const struct {
 	  "fors.conf:1: link_holddown_s: expected seconds 0..86400, got '10s'; using the default", 1 },
 	{ "link_holddown_s 86401\n",
 	  "fors.conf:1: link_holddown_s: expected seconds 0..86400, got '86401'; using the default", 1 },
+	{ "spine_hosts maybe\n",
+	  "fors.conf:1: spine_hosts: expected route or refuse, got 'maybe'; using the default", 1 },
 	{ "reference_topology # none\n",
 	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
 };

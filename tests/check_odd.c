@@ -60,16 +60,42 @@ static void refused(const struct fors_topology *live,
 
 static const struct fors_netgen ft22 = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
 
+/*
+ * A host cabled to a spine (storage, management) takes no part in the
+ * exchange: routed without a slot, its LID reached from every switch once
+ * a subnet manager gives the LIDs; refused where the site says so.
+ */
 START_TEST(host_on_a_spine)
 {
 	const char *from[] = { "Switch 2 \"S00\"", "[2] \"L01\"[3]" };
 	const char *to[] = { "Switch 3 \"S00\"",
 			     "[2] \"L01\"[3]\n[3] \"H004\"[1]\nHca 1 \"H004\"\n[1] \"S00\"[3]" };
 	struct fors_topology *live = edited(&ft22, from, to, 2);
-	struct fors_topology *ref = gen_topology(&ft22);
+	struct fors_topology *ref = edited(&ft22, from, to, 2);
+	struct fors_route_opts o = { .lmc = 1, .refuse_spine_hosts = 1 };
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	struct fors_error err;
+	struct fors_route *r;
+	int i;
 
-	refused(live, ref, 1, "\"H004\" (H004) and \"S00\" (S00): a host cabled to a spine");
-	refused(live, NULL, 1, "hosts on a spine");
+	for (i = 0; i < 2; i++) {
+		r = route_ok(live, i ? NULL : ref, 1, "a host on a spine");
+		ck_assert_uint_eq(r->fb->nhosts, 4);
+		ck_assert_uint_eq(r->fb->nparts, 1);
+		ck_assert_int_eq(r->fb->parts[0].kind, FORS_PART_SPINE_HOST);
+		ck_assert_uint_eq(r->s->nhosts, 4);
+		fors_route_free(r);
+	}
+	r = route_ok(live, ref, 1, "a host on a spine");
+	with_lids(live, r);
+	d = dump_of(r);
+	ck_assert_int_eq(fors_check_routes(live, d, r->s, &rep, &err), 0);
+	ck_assert_uint_eq(rep.reach_pairs, 4 * (4 * 2 + 4 + 2));
+	fors_lft_dump_free(d);
+	fors_route_free(r);
+	ck_assert_int_eq(fors_route_compute(live, ref, &o, &r, &err), FORS_EINVAL);
+	ck_assert_str_eq(err.msg, "1 host port on spines (\"H004\" on \"S00\"), which this site refuses (spine_hosts refuse)");
 	fors_topology_free(live);
 	fors_topology_free(ref);
 }

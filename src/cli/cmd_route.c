@@ -123,13 +123,15 @@ static void summary(const struct fors_route *r, double ms)
 {
 	const struct fors_fabric *fb = r->fb;
 	uint32_t p, n = 0;
+	char names[256];
 
 	printf("fabric: M0 %u, M1 %u, Q %u planes on %u spines, %u host ports",
 	       fb->m0, fb->m1, fb->q, fb->nspines, fb->nhosts);
 	if (fb->nparts)
-		printf(", %u switch CA ports (Aggregation Nodes: routed, no slot)",
-		       fb->nparts);
+		printf(", %u CA ports routed without a slot", fb->nparts);
 	putchar('\n');
+	if (fors_route_spine_hosts(r, names, sizeof(names)))
+		printf("spine hosts (no part in the exchange): %s\n", names);
 	printf("failures: f %u, m %u, impacted planes:", fb->f, fb->m);
 	for (p = 0; p < fb->q; p++)
 		if (fb->impacted[p] && n++ < 32)

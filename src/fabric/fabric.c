@@ -54,6 +54,16 @@ static int has_ca(const struct fors_topology *t, const struct fors_node *n)
 	return 0;
 }
 
+static uint32_t host_ports(const struct fors_topology *t, uint32_t x)
+{
+	const struct fors_node *n = &t->nodes[x];
+	uint32_t k, c = 0;
+
+	for (k = 1; k <= n->nports; k++)
+		c += is_host(t, n->ports[k].peer);
+	return c;
+}
+
 static int cmp_node(const struct fors_node *x, const struct fors_node *y)
 {
 	if (x->guid && y->guid && x->guid != y->guid)
@@ -101,25 +111,37 @@ static int check_links(struct analysis *a)
 	return 0;
 }
 
-static int classify(struct analysis *a)
+/*
+ * At least two leaves and a spine; links is what check_links found of the
+ * classification (0, or its refusal), which a missing spine explains less.
+ */
+static int counts(struct analysis *a, int links)
+{
+	uint32_t nl = a->fb->m1, ns = a->fb->nspines;
+
+	if (nl < 2) {
+		fors_error_set(a->err, "found %u switch%s with hosts: a two-level fat tree needs at least 2 leaves",
+			       nl, nl == 1 ? "" : "es");
+		return FORS_EINVAL;
+	}
+	if (ns == 0 && !links) {
+		fors_error_set(a->err, "found no spine switches (switches without hosts)");
+		return FORS_EINVAL;
+	}
+	return links;
+}
+
+/* Leaves and spines numbered from side[] (1: leaves), in node order. */
+static void number(struct analysis *a, const int8_t *side)
 {
 	const struct fors_topology *e = a->e;
-	struct fors_fabric *fb = a->fb;
 	uint32_t i, nl = 0, ns = 0;
 
-	a->leaf_of = malloc(sizeof(int32_t) * e->nnodes);
-	a->spine_of = malloc(sizeof(int32_t) * e->nnodes);
-	a->eleaf = malloc(sizeof(uint32_t) * e->nnodes);
-	a->espine = malloc(sizeof(uint32_t) * e->nnodes);
-	if (!a->leaf_of || !a->spine_of || !a->eleaf || !a->espine)
-		return FORS_ENOMEM;
 	for (i = 0; i < e->nnodes; i++) {
-		const struct fors_node *x = &e->nodes[i];
-
 		a->leaf_of[i] = a->spine_of[i] = ROLE_NONE;
-		if (x->type != FORS_SWITCH)
+		if (e->nodes[i].type != FORS_SWITCH)
 			continue;
-		if (has_ca(e, x))
+		if (side[i] == 1)
 			insert_sorted(e, a->eleaf, nl++, i);
 		else
 			insert_sorted(e, a->espine, ns++, i);
@@ -128,19 +150,108 @@ static int classify(struct analysis *a)
 		a->leaf_of[a->eleaf[i]] = (int32_t)i;
 	for (i = 0; i < ns; i++)
 		a->spine_of[a->espine[i]] = (int32_t)i;
-	fb->m1 = nl;
-	fb->nspines = ns;
-	if (nl < 2) {
-		fors_error_set(a->err, "found %u switch%s with hosts: a two-level fat tree needs at least 2 leaves",
-			       nl, nl == 1 ? "" : "es");
-		return FORS_EINVAL;
+	a->fb->m1 = nl;
+	a->fb->nspines = ns;
+}
+
+/*
+ * One connected part of the switches from x, two-coloured along its links
+ * (side 1 and 2, 0 unseen): 0, or -1 when two linked switches get one
+ * colour. The host ports of each colour add up in hosts[].
+ */
+static int colour_part(const struct fors_topology *e, uint32_t x,
+		       int8_t *side, uint32_t *queue, uint32_t *n,
+		       uint32_t hosts[3])
+{
+	uint32_t head = *n, k;
+
+	side[x] = 1;
+	queue[(*n)++] = x;
+	for (; head < *n; head++) {
+		const struct fors_node *v = &e->nodes[queue[head]];
+		int8_t c = side[queue[head]];
+
+		hosts[c] += host_ports(e, queue[head]);
+		for (k = 1; k <= v->nports; k++) {
+			uint32_t y = v->ports[k].peer;
+
+			if (y == FORS_NO_PEER || e->nodes[y].type != FORS_SWITCH)
+				continue;
+			if (side[y] == c)
+				return -1;
+			if (!side[y]) {
+				side[y] = (int8_t)(3 - c);
+				queue[(*n)++] = y;
+			}
+		}
 	}
-	/* switches with hosts linked to each other say more than no spine */
-	if (ns == 0 && !check_links(a)) {
-		fors_error_set(a->err, "found no spine switches (switches without hosts)");
-		return FORS_EINVAL;
+	return 0;
+}
+
+/*
+ * Service hosts on spines: the switches two-coloured, the colour of each
+ * connected part with more host ports the leaves', every one of which has
+ * hosts. 1 when that gives a two-level fat tree; 0 when it does not, and
+ * the classification by hosts alone stands with its refusal.
+ */
+static int spine_hosts(struct analysis *a, int8_t *side, uint32_t *queue)
+{
+	const struct fors_topology *e = a->e;
+	uint32_t i, j, n = 0, from;
+
+	for (i = 0; i < e->nnodes; i++) {
+		uint32_t hosts[3] = { 0, 0, 0 };
+
+		if (e->nodes[i].type != FORS_SWITCH || side[i])
+			continue;
+		from = n;
+		if (colour_part(e, i, side, queue, &n, hosts) ||
+		    hosts[1] == hosts[2])
+			return 0;
+		for (j = from; hosts[2] > hosts[1] && j < n; j++)
+			side[queue[j]] = (int8_t)(3 - side[queue[j]]);
+		for (j = from; j < n; j++)
+			if (side[queue[j]] == 1 && !host_ports(e, queue[j]))
+				return 0;
 	}
-	return check_links(a);
+	return 1;
+}
+
+/*
+ * Leaves are the switches with hosts, spines the others; where that is not
+ * a two-level fat tree, hosts on spines may make it one (spine_hosts).
+ */
+static int classify(struct analysis *a)
+{
+	const struct fors_topology *e = a->e;
+	int8_t *side = calloc(e->nnodes + 1, 1);
+	uint32_t *queue = malloc(sizeof(uint32_t) * (e->nnodes + 1)), i;
+	int r = 0;
+
+	a->leaf_of = malloc(sizeof(int32_t) * e->nnodes);
+	a->spine_of = malloc(sizeof(int32_t) * e->nnodes);
+	a->eleaf = malloc(sizeof(uint32_t) * e->nnodes);
+	a->espine = malloc(sizeof(uint32_t) * e->nnodes);
+	if (!a->leaf_of || !a->spine_of || !a->eleaf || !a->espine || !side ||
+	    !queue)
+		r = FORS_ENOMEM;
+	for (i = 0; !r && i < e->nnodes; i++)
+		side[i] = e->nodes[i].type == FORS_SWITCH &&
+			  has_ca(e, &e->nodes[i]);
+	if (!r) {
+		number(a, side);
+		r = check_links(a);
+	}
+	if (r == FORS_EINVAL) {
+		memset(side, 0, e->nnodes);
+		if (spine_hosts(a, side, queue)) {
+			number(a, side);
+			r = check_links(a);
+		}
+	}
+	free(side);
+	free(queue);
+	return r == FORS_ENOMEM ? r : counts(a, r);
 }
 
 /* The r-th cable (by leaf port) between leaf node x and spine node s. */
@@ -271,16 +382,6 @@ static int map_live(struct analysis *a)
 	return 0;
 }
 
-static uint32_t host_ports(const struct fors_topology *t, uint32_t x)
-{
-	const struct fors_node *n = &t->nodes[x];
-	uint32_t k, c = 0;
-
-	for (k = 1; k <= n->nports; k++)
-		c += is_host(t, n->ports[k].peer);
-	return c;
-}
-
 static void add_host(struct analysis *a, uint32_t sid, uint32_t ll, uint32_t k)
 {
 	struct fors_fabric *fb = a->fb;
@@ -335,7 +436,18 @@ static int hosts(struct analysis *a)
 	return 0;
 }
 
-/* Whether live node x is one of the fabric's live leaves or spines. */
+/* Whether live node x is a live spine of the fabric. */
+static int live_spine(const struct fors_fabric *fb, uint32_t x)
+{
+	uint32_t i;
+
+	for (i = 0; i < fb->nspines; i++)
+		if (fb->spine[i] == x)
+			return 1;
+	return 0;
+}
+
+/* Whether live node x is a live leaf or spine of the fabric. */
 static int live_switch(const struct fors_fabric *fb, uint32_t x)
 {
 	uint32_t i;
@@ -343,34 +455,49 @@ static int live_switch(const struct fors_fabric *fb, uint32_t x)
 	for (i = 0; i < fb->m1; i++)
 		if (fb->leaf[i] == x)
 			return 1;
-	for (i = 0; i < fb->nspines; i++)
-		if (fb->spine[i] == x)
-			return 1;
-	return 0;
+	return live_spine(fb, x);
 }
 
-/* The live CA ports that are part of a live leaf or spine. */
+/* The kind of live CA port k of x that is no host slot, or -1. */
+static int part_kind(const struct fors_fabric *fb, const struct fors_topology *t,
+		     uint32_t x, uint32_t k)
+{
+	uint32_t sw = t->nodes[x].ports[k].peer;
+
+	if (sw == FORS_NO_PEER || !live_switch(fb, sw))
+		return -1;
+	if (fors_topology_part_of(t, x) == sw)
+		return FORS_PART_SWITCH;
+	return live_spine(fb, sw) ? FORS_PART_SPINE_HOST : -1;
+}
+
+/*
+ * The live CA ports routed without a slot: a switch's own CAs, and hosts
+ * on spines, which take no part in the exchange but must be reachable.
+ */
 static int parts(struct analysis *a)
 {
 	const struct fors_topology *t = a->l;
 	struct fors_fabric *fb = a->fb;
 	uint32_t x, k, n = 0;
+	int kind;
 
 	for (x = 0; x < t->nnodes; x++)
-		n += fors_topology_part_of(t, x) != FORS_NO_PEER ?
-		     t->nodes[x].nports : 0;
+		n += t->nodes[x].type == FORS_CA ? t->nodes[x].nports : 0;
 	fb->parts = calloc(n + 1, sizeof(*fb->parts));
 	if (!fb->parts)
 		return FORS_ENOMEM;
 	for (x = 0; x < t->nnodes; x++) {
 		const struct fors_node *c = &t->nodes[x];
-		uint32_t sw = fors_topology_part_of(t, x);
 
-		for (k = 1; sw != FORS_NO_PEER && k <= c->nports; k++)
-			if (c->ports[k].peer == sw && live_switch(fb, sw))
+		for (k = 1; c->type == FORS_CA && k <= c->nports; k++) {
+			kind = part_kind(fb, t, x, k);
+			if (kind >= 0)
 				fb->parts[fb->nparts++] = (struct fors_fpart){
-					x, k, sw, c->ports[k].peer_port,
-					c->ports[k].lid };
+					x, k, c->ports[k].peer,
+					c->ports[k].peer_port, c->ports[k].lid,
+					kind };
+		}
 	}
 	return 0;
 }
@@ -568,9 +695,9 @@ static int unique_guids(struct analysis *a, const struct fors_topology *t,
 }
 
 /*
- * What only the live fabric can get wrong against a reference: a host on
- * a spine, two hosts cabled together, a cable on a port beyond what the
- * reference gives the switch.
+ * What only the live fabric can get wrong against a reference: two hosts
+ * cabled together, a cable on a port beyond what the reference gives the
+ * switch. (A host on a spine is routed without a slot: parts().)
  */
 static int live_links(struct analysis *a)
 {
@@ -597,9 +724,6 @@ static int live_links(struct analysis *a)
 				continue;
 			if (a->l->nodes[pe].type == FORS_CA)
 				r = refuse2(a, y, &a->l->nodes[pe], "two hosts linked without a switch");
-			else if (rev[pe] != FORS_NO_PEER && a->spine_of[rev[pe]] >= 0 &&
-				 is_host(a->l, j))
-				r = refuse2(a, y, &a->l->nodes[pe], "a host cabled to a spine: hosts must hang on leaves");
 		}
 	}
 	for (j = 0; j < a->l->nnodes && !r; j++) {

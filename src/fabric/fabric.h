@@ -19,14 +19,21 @@ struct fors_fhost {
 	uint32_t lid;		/* base LID from the topology, 0 if unknown */
 };
 
+/* What a CA port without a slot is. */
+enum fors_part_kind {
+	FORS_PART_SWITCH,	/* a switch's own CA (fors_topology_part_of) */
+	FORS_PART_SPINE_HOST,	/* a host on a spine: storage, management */
+};
+
 /*
- * A CA port that belongs to a switch (fors_topology_part_of): no slot, no
- * transfers, but a LID every switch must deliver to it.
+ * A CA port routed without a slot: no transfers, but a LID every switch
+ * must deliver to it.
  */
 struct fors_fpart {
 	uint32_t node, port;	/* the CA port in the live topology */
 	uint32_t sw, sw_port;	/* the switch it hangs on, and that port */
 	uint32_t lid;		/* base LID from the topology, 0 if unknown */
+	enum fors_part_kind kind;
 };
 
 /*

@@ -82,6 +82,20 @@ static int bool_key(struct config_parser *p, const char *key, const char *v,
 	return 0;
 }
 
+/* One of two words: no gives 0, yes 1. */
+static int choice_key(struct config_parser *p, const char *key, const char *v,
+		      const char *no, const char *yes, int *dst)
+{
+	if (!strcmp(v, no))
+		*dst = 0;
+	else if (!strcmp(v, yes))
+		*dst = 1;
+	else
+		say(p, 1, "%s: expected %s or %s, got '%s'; using the default",
+		    key, no, yes, v);
+	return 0;
+}
+
 static int number_key(struct config_parser *p, const char *key, const char *v,
 		      unsigned lo, unsigned hi, const char *unit, unsigned *dst)
 {
@@ -121,6 +135,9 @@ static int pair(struct config_parser *p, const char *key, const char *v)
 		return path_key(p, key, v, &c->ilp_cache);
 	if (!strcmp(key, "ilp_lookup"))
 		return path_key(p, key, v, &c->ilp_lookup);
+	if (!strcmp(key, "spine_hosts"))
+		return choice_key(p, key, v, "route", "refuse",
+				  &c->refuse_spine_hosts);
 	if (!strcmp(key, "ilp_timeout_ms"))
 		return number_key(p, key, v, 1, FORS_ILP_TIMEOUT_MAX,
 				  "milliseconds", &c->ilp_timeout_ms);

@@ -16,6 +16,7 @@ struct fors_config {
 	char *ilp_cache;	/* default: none, no ILP cache */
 	char *ilp_lookup;	/* default: FORS_ILP_LOOKUP */
 	unsigned ilp_timeout_ms;	/* FORS_ILP_TIMEOUT */
+	int refuse_spine_hosts;	/* spine_hosts refuse; default route */
 };
 
 /* A sweep waits at most this long for the cache (doc/ilp.md). */

@@ -47,8 +47,11 @@ static int build_lid_matrices(void *ctx)
 {
 	struct fors_plugin *p = ctx;
 	const struct fors_planes_source cache = { fors_cache_planes, p };
-	struct fors_route_opts o = { .lmc = p->osm->subn.opt.lmc,
-				     .planes = p->ilp_argv ? &cache : NULL };
+	struct fors_route_opts o = {
+		.lmc = p->osm->subn.opt.lmc,
+		.planes = p->ilp_argv ? &cache : NULL,
+		.refuse_spine_hosts = p->cfg.refuse_spine_hosts,
+	};
 	struct fors_topology *live;
 	struct fors_error err = { "" };
 	int e;

@@ -99,6 +99,44 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 	return e;
 }
 
+uint32_t fors_route_spine_hosts(const struct fors_route *r, char *names,
+				size_t len)
+{
+	const struct fors_fabric *fb = r->fb;
+	uint32_t i, n = 0;
+	size_t at = 0;
+
+	names[0] = '\0';
+	for (i = 0; i < fb->nparts; i++) {
+		const struct fors_fpart *c = &fb->parts[i];
+
+		if (c->kind != FORS_PART_SPINE_HOST)
+			continue;
+		if (n++ < 3 && at < len)
+			at += (size_t)snprintf(names + at, len - at,
+					       "%s\"%s\" on \"%s\"",
+					       at ? ", " : "",
+					       r->live->nodes[c->node].desc,
+					       r->live->nodes[c->sw].desc);
+	}
+	if (n > 3 && at < len)
+		snprintf(names + at, len - at, ", ...");
+	return n;
+}
+
+/* A site that wants no host off the leaves. */
+static int spine_hosts(const struct fors_route *r, struct fors_error *err)
+{
+	char names[256];
+	uint32_t n = fors_route_spine_hosts(r, names, sizeof(names));
+
+	if (!n)
+		return 0;
+	fors_error_set(err, "%u host port%s on spines (%s), which this site refuses (spine_hosts refuse)",
+		       n, n == 1 ? "" : "s", names);
+	return FORS_EINVAL;
+}
+
 int fors_route_compute(const struct fors_topology *live,
 		       const struct fors_topology *ref,
 		       const struct fors_route_opts *o, struct fors_route **out,
@@ -114,6 +152,8 @@ int fors_route_compute(const struct fors_topology *live,
 	}
 	r->live = live;
 	e = fors_fabric_analyse(live, ref, &r->fb, err);
+	if (!e && o->refuse_spine_hosts)
+		e = spine_hosts(r, err);
 	if (!e)
 		e = stages(r, live, o, err);
 	if (e) {

@@ -38,6 +38,8 @@ struct fors_route_opts {
 	uint32_t lmc;
 	int renumber_lids;	/* ignore the topology's LIDs */
 	const struct fors_planes_source *planes;	/* NULL: native only */
+	int refuse_spine_hosts;	/* hosts on spines refuse the fabric, where
+				   they are routed without a slot otherwise */
 };
 
 /*
@@ -50,6 +52,13 @@ int fors_route_compute(const struct fors_topology *live,
 		       const struct fors_topology *ref,
 		       const struct fors_route_opts *o, struct fors_route **out,
 		       struct fors_error *err);
+
+/*
+ * The host ports on spines, routed without a slot: how many, and the
+ * first three as '"host" on "spine"' in names (len bytes).
+ */
+uint32_t fors_route_spine_hosts(const struct fors_route *r, char *names,
+				size_t len);
 
 /* Free r and every product it holds; NULL is ignored. */
 void fors_route_free(struct fors_route *r);

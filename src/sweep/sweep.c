@@ -102,6 +102,18 @@ static void keep_rejected(const struct fors_sweep_state *st,
 		fors_sweep_say(st, 1, "the subnet as fors saw it is in %s", path);
 }
 
+/* Hosts on spines take no part in the exchange: the admin is told. */
+static void say_spine_hosts(const struct fors_sweep_state *st,
+			    const struct fors_route *r)
+{
+	char names[256];
+	uint32_t n = fors_route_spine_hosts(r, names, sizeof(names));
+
+	if (n)
+		fors_sweep_say(st, 0, "%u host port%s on spines take%s no part in the exchange, routed for reachability: %s",
+			       n, n == 1 ? "" : "s", n == 1 ? "s" : "", names);
+}
+
 int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 		     int64_t now, const struct fors_route_opts *o,
 		     struct fors_sweep **out, struct fors_error *err)
@@ -123,6 +135,7 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 		fors_sweep_free(sw);
 		return e;
 	}
+	say_spine_hosts(st, sw->route);
 	*out = sw;
 	return 0;
 }

@@ -472,10 +472,31 @@ static int owners(struct checker *c, uint32_t lmc, uint32_t topmost)
 	return r || !c->s ? r : other_cas(c, lmc);
 }
 
+/*
+ * With a schedule, the leaves are the switches its hosts hang on: a spine
+ * with a host of its own (storage, management) stays a spine.
+ */
+static int host_leaves(struct checker *c)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t i;
+
+	memset(c->leaf, 0, t->nnodes);
+	for (i = 0; i < c->s->nhosts; i++) {
+		uint32_t sid = c->s->hosts[i].sid;
+		const struct fors_port *p = &t->nodes[c->hnode[sid]].ports[c->hport[sid]];
+
+		if (p->peer != FORS_NO_PEER)
+			c->leaf[p->peer] = 1;
+	}
+	return 0;
+}
+
 static int setup(struct checker *c)
 {
 	const struct fors_topology *t = c->t;
 	uint32_t i, k, n = 0, hosts = c->s ? c->s->m0 * c->s->m1 : 0;
+	int r;
 
 	c->leaf = calloc(t->nnodes, 1);
 	c->pbase = malloc(sizeof(uint32_t) * t->nnodes);
@@ -522,7 +543,10 @@ static int setup(struct checker *c)
 	for (i = 0; i < t->nnodes; i++)
 		if (c->table[i] >= 0 && linked(&t->nodes[i]))
 			c->from[c->nfrom++] = i;
-	return c->s ? map_hosts(c) : 0;
+	if (!c->s)
+		return 0;
+	r = map_hosts(c);
+	return r ? r : host_leaves(c);
 }
 
 static int usable(struct checker *c)
@@ -583,7 +607,7 @@ static int mftree(struct checker *c)
 		    (b->node != o->node || b->port != o->port))
 			p[n++] = (struct fors_port_lid){ o->node, o->port, lid };
 	}
-	r = fors_mftree_count(&c->w, p, n, &m);
+	r = fors_mftree_count(&c->w, c->leaf, p, n, &m);
 	free(p);
 	c->rep->mf_pairs = m.pairs;
 	c->rep->mf_shared = m.shared;

@@ -18,21 +18,6 @@ static int by_node(const void *x, const void *y)
 	return (a->port > b->port) - (a->port < b->port);
 }
 
-/* A switch with a host (a CA not part of a switch) behind one of its ports. */
-static int is_leaf(const struct fors_topology *t, uint32_t x)
-{
-	const struct fors_node *n = &t->nodes[x];
-	uint32_t k, y;
-
-	for (k = 1; n->type == FORS_SWITCH && k <= n->nports; k++) {
-		y = n->ports[k].peer;
-		if (y != FORS_NO_PEER && t->nodes[y].type == FORS_CA &&
-		    fors_topology_part_of(t, y) == FORS_NO_PEER)
-			return 1;
-	}
-	return 0;
-}
-
 /* The switch leaf l sends lid up to, or FORS_NO_PEER. */
 static uint32_t up(const struct fors_walk *w, uint32_t l, uint32_t lid)
 {
@@ -65,8 +50,9 @@ static void from_leaf(const struct fors_walk *w, uint32_t l,
 	out->shared += k >= 2 && shared;
 }
 
-int fors_mftree_count(const struct fors_walk *w, struct fors_port_lid *ports,
-		      size_t n, struct fors_mftree *out)
+int fors_mftree_count(const struct fors_walk *w, const uint8_t *leaf,
+		      struct fors_port_lid *ports, size_t n,
+		      struct fors_mftree *out)
 {
 	const struct fors_topology *t = w->t;
 	uint32_t *spine = malloc(sizeof(uint32_t) * (n + 1)), l;
@@ -80,7 +66,7 @@ int fors_mftree_count(const struct fors_walk *w, struct fors_port_lid *ports,
 		for (j = i + 1; j < n && ports[j].node == ports[i].node; j++)
 			;
 		for (l = 0; j - i >= 2 && l < t->nnodes; l++)
-			if (w->table[l] >= 0 && is_leaf(t, l))
+			if (w->table[l] >= 0 && leaf[l])
 				from_leaf(w, l, &ports[i], j - i, spine, out);
 	}
 	free(spine);

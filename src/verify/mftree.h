@@ -24,9 +24,10 @@ struct fors_mftree {
 
 /*
  * Count over the n ports of ports (reordered by node here) with the tables
- * of w: 0, or FORS_ENOMEM.
+ * of w, from the switches leaf[] marks: 0, or FORS_ENOMEM.
  */
-int fors_mftree_count(const struct fors_walk *w, struct fors_port_lid *ports,
-		      size_t n, struct fors_mftree *out);
+int fors_mftree_count(const struct fors_walk *w, const uint8_t *leaf,
+		      struct fors_port_lid *ports, size_t n,
+		      struct fors_mftree *out);
 
 #endif
