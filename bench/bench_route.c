@@ -40,7 +40,7 @@ static double now_ms(void)
 
 static struct fors_topology *topology(const uint8_t *failed, const uint8_t *dead)
 {
-	struct fors_netgen g = { M0, M1, NS, 1, NULL, 0, failed, dead, 0 };
+	struct fors_netgen g = { M0, M1, NS, 1, NULL, 0, failed, dead, 0, 0 };
 	struct fors_topology *t;
 	struct fors_error err;
 	char *buf = NULL;

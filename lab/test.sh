@@ -323,25 +323,28 @@ ilp_refused() {
 	fi
 }
 
-# SHARP Aggregation Nodes behind every switch (fors netgen --aggregation):
-# OpenSM sees them as CAs; fors routes their LIDs, gives them no slot, and
-# the checks on what the switches hold reach every one of their LIDs.
+# SHARP Aggregation Nodes behind every switch (fors netgen --aggregation)
+# and three service hosts on a spine: OpenSM sees them all as CAs; fors
+# routes their LIDs, gives them no slot and names the spine hosts, and the
+# checks on what the switches hold reach every one of their LIDs.
 aggregation() {
 	name=aggregation
 	lab_init "${LAB_DIR:-lab-out}/aggregation"
 	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 --aggregation \
-		>"$lab_dir/net" || lab_die "netgen failed"
+		--spine-hosts 3 >"$lab_dir/net" || lab_die "netgen failed"
 	lab_ibsim "$lab_dir/net"
 	lab_opensm "$(lab_first_host)" fors 2
 	state healthy
 	state cut "Unlink \"L00\"[$(leaf_port 4 0)]"
-	# 8 switches reach 16 hosts x 4 LIDs, 8 switch LIDs, 8 nodes x 4 LIDs
-	if grep -q ' 832 (switch, LID) pairs, 0 unreachable;' "$lab_dir/cut/check-ibroute.txt" &&
+	# 8 switches reach 16 hosts, 8 Aggregation Nodes and 3 spine hosts
+	# (4 LIDs each) and 8 switch LIDs: 8 x 116 pairs
+	if grep -q ' 928 (switch, LID) pairs, 0 unreachable;' "$lab_dir/cut/check-ibroute.txt" &&
 	   [ "$(grep -c '^Ca.*Aggregation Node' "$lab_dir/cut/topology.txt")" -eq 8 ] &&
-	   [ "$(grep -c '^host ' "$lab_dir/cut/opensm-fors-schedule.dump")" -eq 16 ]; then
-		ok "aggregation: 8 Aggregation Nodes reached from every switch, 16 hosts in the exchange"
+	   [ "$(grep -c '^host ' "$lab_dir/cut/opensm-fors-schedule.dump")" -eq 16 ] &&
+	   grep -q 'fors: 3 host ports on spines take no part in the exchange, routed for reachability: "V00" on "S00"' "$lab_dir/osm.log"; then
+		ok "aggregation: 8 Aggregation Nodes and 3 spine hosts reached from every switch, 16 hosts in the exchange"
 	else
-		ko "aggregation: see $lab_dir/cut/check-ibroute.txt"
+		ko "aggregation: see $lab_dir/cut/check-ibroute.txt and $lab_dir/osm.log"
 	fi
 	lab_stop
 }

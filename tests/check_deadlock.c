@@ -30,7 +30,7 @@ static void set_port(struct fors_lft_dump *d, const struct fors_topology *t,
  */
 START_TEST(hand_made_loop)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_route *r = route_ok(t, NULL, 1, "FT(2;2,2)");
 	struct fors_lft_dump *d = dump_of(r);
@@ -206,7 +206,7 @@ static int oracle_loop(const struct fors_topology *t,
  */
 START_TEST(random_tables_against_oracle)
 {
-	struct fors_netgen g = { 3, 4, 3, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 3, 4, 3, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_route *r = route_ok(t, NULL, 2, "FT(2;3,4)");
 	int trial, loops = 0;
@@ -268,7 +268,7 @@ static int full_leaf(const struct fors_route *r)
 START_TEST(lhcb_no_full_leaf)
 {
 	uint8_t failed[18 * 20] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL, 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL, 0, 0 };
 	struct fors_topology *live;
 	struct fors_route *r;
 	uint32_t l;
@@ -296,8 +296,8 @@ START_TEST(random_no_full_leaf)
 	for (trial = 0; trial < 12; trial++) {
 		uint32_t cables = 1 + rnd() % 2, ns = 8 / cables, i;
 		uint8_t failed[8 * 8 * 2] = { 0 }, dead[8] = { 0 };
-		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, dead, 0 };
-		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL, 0 };
+		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, dead, 0, 0 };
+		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL, 0, 0 };
 		struct fors_topology *live, *ref;
 		struct fors_route_opts o = { .lmc = 3, .renumber_lids = 0 };
 		struct fors_route *r;

@@ -12,7 +12,7 @@
 /* FT(2;2,2) routed by fors, with the LIDs it chose written into t. */
 static struct fors_route *ft22(struct fors_topology **t)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_route *r;
 	uint32_t h;
 
@@ -99,7 +99,7 @@ END_TEST
 START_TEST(agrees_with_the_schedule)
 {
 	uint8_t failed[4 * 4] = { 0 };
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, failed, NULL, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, failed, NULL, 0, 0 };
 	struct fors_topology *t;
 	struct fors_pattern *p;
 	struct fors_lft_dump *d;
@@ -134,7 +134,7 @@ END_TEST
  */
 START_TEST(shift_leaves_out_aggregation_nodes)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 1 };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 1, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_route *r = route_ok(t, NULL, 1, "FT(2;2,2), aggregation");
 	struct fors_lft_dump *d;
@@ -154,7 +154,7 @@ END_TEST
 
 START_TEST(refusals)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_pattern *p;
 	struct fors_error err;

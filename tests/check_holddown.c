@@ -21,7 +21,7 @@
 static struct fors_topology *ft44(int cut)
 {
 	uint8_t failed[4 * 4] = { 0 };
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, failed, NULL, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, failed, NULL, 0, 0 };
 
 	failed[0] = (uint8_t)cut;	/* L00 - S00 */
 	return gen_topology(&g);
@@ -179,8 +179,8 @@ END_TEST
 START_TEST(release_when_unroutable)
 {
 	uint8_t cut[2 * 2] = { 1, 1, 0, 0 };
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, cut, NULL, 0 };
-	struct fors_netgen h = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, cut, NULL, 0, 0 };
+	struct fors_netgen h = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *ref = gen_topology(&h), *live = gen_topology(&g);
 	struct fors_cables *cs = fors_cables_new();
 	struct fors_route_opts o = { .lmc = 1, .renumber_lids = 0 };

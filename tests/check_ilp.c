@@ -519,7 +519,7 @@ END_TEST
 
 static char *net_file(const char *dir, uint32_t m0, uint32_t m1)
 {
-	struct fors_netgen g = { m0, m1, m0, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { m0, m1, m0, 1, NULL, 0, NULL, NULL, 0, 0 };
 	char *path = malloc(strlen(dir) + 16);
 	FILE *f;
 

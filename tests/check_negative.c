@@ -40,9 +40,9 @@ static void fix_open(struct fix *f, int kind)
 	uint32_t dual = kind == DUAL ? 2 : 0;
 	struct fors_netgen g = { 4, 4, 4, 1, kind == ABSENT ? absent : NULL,
 				 dual, kind == CUT ? cut : NULL, NULL,
-				 kind == AGG };
+				 kind == AGG, 0 };
 	struct fors_netgen h = { 4, 4, 4, 1, NULL, dual, NULL, NULL,
-				 kind == AGG };
+				 kind == AGG, 0 };
 	struct fors_route_opts o = { .lmc = 2 };
 
 	memset(f, 0, sizeof(*f));

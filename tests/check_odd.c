@@ -58,7 +58,7 @@ static void refused(const struct fors_topology *live,
 	ck_assert_msg(strstr(err.msg, want), "want '%s', got '%s'", want, err.msg);
 }
 
-static const struct fors_netgen ft22 = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
+static const struct fors_netgen ft22 = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0, 0 };
 
 /*
  * A host cabled to a spine (storage, management) takes no part in the
@@ -143,7 +143,7 @@ END_TEST
  */
 START_TEST(spine_back_recabled)
 {
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, NULL, NULL, 0, 0 };
 	const char *spine_from[] = { "[1] \"L00\"[5]", "[2] \"L01\"[5]",
 				     "[5] \"S00\"[1]", "[5] \"S00\"[2]" };
 	const char *spine_to[] = { "[1] \"L01\"[5]", "[2] \"L00\"[5]",
@@ -177,7 +177,7 @@ END_TEST
 START_TEST(host_moved)
 {
 	uint8_t absent[3 * 2] = { 0, 0, 0, 0, 0, 1 };
-	struct fors_netgen g = { 3, 2, 3, 1, absent, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 3, 2, 3, 1, absent, 0, NULL, NULL, 0, 0 };
 	const char *from[] = { "[2] \"H001\"[1]", "[1] \"L00\"[2]", "[3] \"H005\"[1]" };
 	const char *to[] = { "", "[1] \"L01\"[3]", "[3] \"H001\"[1]" };
 	struct fors_topology *ref = gen_topology(&g), *live, *seen = NULL;
@@ -287,7 +287,7 @@ static void outputs(const struct fors_topology *live, char **sched, char **lfts)
 START_TEST(discovery_order)
 {
 	uint8_t failed[8 * 8 * 2] = { 0 };
-	struct fors_netgen g = { 8, 8, 4, 2, NULL, 2, failed, NULL, 0 };
+	struct fors_netgen g = { 8, 8, 4, 2, NULL, 2, failed, NULL, 0, 0 };
 	struct fors_topology *t, *orig, *shuffled;
 	char *text = NULL, *blocks[512], *out, *s1, *l1, *s2, *l2;
 	size_t len = 0;

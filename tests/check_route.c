@@ -42,8 +42,8 @@ static const struct scenario paper[] = {
 static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc)
 {
 	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead, 0 };
-	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead, 0, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *live, *ref;
 	struct fors_route *r;
 	uint32_t i;
@@ -107,7 +107,7 @@ END_TEST
 START_TEST(fig5)
 {
 	uint8_t failed[4 * 3] = { 0 };
-	struct fors_netgen g = { 3, 4, 3, 1, NULL, 0, failed, NULL, 0 };
+	struct fors_netgen g = { 3, 4, 3, 1, NULL, 0, failed, NULL, 0, 0 };
 	struct fors_topology *live;
 	struct fors_route *r;
 
@@ -146,7 +146,7 @@ START_TEST(random_fabrics)
 		uint8_t *absent = calloc(m0 * m1, 1);
 		uint8_t *failed = calloc(m1 * ns * cables, 1);
 		struct fors_netgen g = { m0, m1, ns, cables, absent, 0,
-					 failed, NULL, 0 };
+					 failed, NULL, 0, 0 };
 		struct fors_netgen h = g;
 		struct fors_topology *live, *ref;
 		struct fors_route_opts o = { 0 };
@@ -222,7 +222,7 @@ START_TEST(healthy_one_offset)
 		uint32_t m0 = 2 + rnd() % 9, m1 = 2 + rnd() % 6;
 		uint32_t ns = m0 + 1 + rnd() % 3, i;
 		uint8_t absent[20 * 18];
-		struct fors_netgen g = { m0, m1, ns, 1, absent, 0, NULL, NULL, 0 };
+		struct fors_netgen g = { m0, m1, ns, 1, absent, 0, NULL, NULL, 0, 0 };
 		struct fors_topology *t;
 		struct fors_route *r;
 
@@ -255,8 +255,8 @@ START_TEST(random_narrow)
 		uint32_t m0 = 2 + rnd() % 7, m1 = 2 + rnd() % 5;
 		uint32_t ns = m0 + rnd() % 3, lmc = rnd() % lmc_for(ns);
 		uint8_t *failed = calloc(m1 * ns, 1);
-		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL, 0 };
-		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL, 0 };
+		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL, 0, 0 };
+		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL, 0, 0 };
 		struct fors_topology *live, *ref;
 		struct fors_route_opts o = { .lmc = lmc };
 		struct fors_route *r;
@@ -294,8 +294,8 @@ END_TEST
 START_TEST(lhcb_random_failures)
 {
 	uint8_t failed[18 * 20];
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL, 0 };
-	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL, 0, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *live, *ref = gen_topology(&h);
 	struct fors_route *r;
 	uint32_t i, n;
@@ -320,7 +320,7 @@ END_TEST
 START_TEST(dual_port_hosts_on_two_spines)
 {
 	uint8_t failed[4 * 4] = { 0 };
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, failed, NULL, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, failed, NULL, 0, 0 };
 	struct fors_netgen h = g;
 	struct fors_topology *live, *ref;
 	struct fors_route *r;
@@ -433,8 +433,8 @@ START_TEST(aggregation_nodes)
 	m1 = 2 + rnd() % 5;
 	ns = 2 + rnd() % 3;
 	cables = 1 + rnd() % 2;
-	g = (struct fors_netgen){ m0, m1, ns, cables, NULL, 0, failed, dead, 1 };
-	h = (struct fors_netgen){ m0, m1, ns, cables, NULL, 0, NULL, NULL, 1 };
+	g = (struct fors_netgen){ m0, m1, ns, cables, NULL, 0, failed, dead, 1, 0 };
+	h = (struct fors_netgen){ m0, m1, ns, cables, NULL, 0, NULL, NULL, 1, 0 };
 	/* one cut, one dead spine at most: every leaf keeps a plane in common */
 	failed[rnd() % (m1 * ns * cables)] = 1;
 	dead[ns - 1] = ns > 2 && rnd() % 2;
@@ -485,8 +485,8 @@ START_TEST(mftree_after_failures)
 	for (trial = 0; trial < 10; trial++) {
 		uint32_t cables = 1 + rnd() % 2, ns = 8 / cables, i, a, b, l;
 		uint8_t failed[8 * 8 * 2] = { 0 };
-		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, NULL, 0 };
-		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL, 0 };
+		struct fors_netgen g = { 8, 8, ns, cables, NULL, 2, failed, NULL, 0, 0 };
+		struct fors_netgen h = { 8, 8, ns, cables, NULL, 2, NULL, NULL, 0, 0 };
 		struct fors_topology *live, *ref;
 		struct fors_route_opts o = { .lmc = 3, .renumber_lids = 0 };
 		struct fors_route *r;
@@ -550,7 +550,7 @@ END_TEST
 START_TEST(refusals)
 {
 	struct fors_topology *t = fixture("ibnetdiscover-ft-2-2.txt");
-	struct fors_netgen g = { 20, 18, 20, 2, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 20, 18, 20, 2, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *big = gen_topology(&g);
 	struct fors_route_opts o = { .lmc = 1, .renumber_lids = 0 };
 	struct fors_route *r;
@@ -601,7 +601,7 @@ END_TEST
 /* The reachability check sees a dead end on a spine, and a loop. */
 START_TEST(check_finds_broken_tables)
 {
-	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;

@@ -199,8 +199,8 @@ static struct fors_route *route(const struct fors_netgen *g,
 START_TEST(routed_small)
 {
 	uint8_t failed[4 * 6] = { 0 }, absent[24] = { 0 };
-	struct fors_netgen g = { 6, 4, 6, 1, absent, 2, failed, NULL, 0 };
-	struct fors_netgen h = { 6, 4, 6, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 6, 4, 6, 1, absent, 2, failed, NULL, 0, 0 };
+	struct fors_netgen h = { 6, 4, 6, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_route *rt;
 	struct fors_sched *s;
 
@@ -224,8 +224,8 @@ END_TEST
 START_TEST(routed_lhcb)
 {
 	uint8_t failed[18 * 20] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL, 0 };
-	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, NULL, 0, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_route *rt;
 	struct fors_sched *s;
 

@@ -150,7 +150,7 @@ static int sweep(struct run *r, struct fors_topology *live, int64_t now)
 /* FT(2;4,4) with the cables of cut[leaf * 4 + spine] cut. */
 static struct fors_topology *ft44(const uint8_t *cut, const uint8_t *dead)
 {
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, cut, dead, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, cut, dead, 0, 0 };
 
 	return gen_topology(&g);
 }
@@ -375,7 +375,7 @@ END_TEST
  */
 START_TEST(verification_mftree)
 {
-	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, NULL, NULL, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 2, NULL, NULL, 0, 0 };
 	struct run *r = run_new();
 	struct fors_error err;
 	struct fors_route_opts o = { .lmc = 2 };

@@ -263,8 +263,8 @@ START_TEST(merge_remembers_the_healthy_fabric)
 {
 	uint8_t failed[4 * 4] = { 0 }, dead[4] = { 0, 1, 0, 0 };
 	uint8_t absent[4 * 4] = { 0 };
-	struct fors_netgen hg = { 4, 4, 4, 1, NULL, 1, NULL, NULL, 0 };
-	struct fors_netgen lg = { 4, 4, 4, 1, absent, 1, failed, dead, 0 };
+	struct fors_netgen hg = { 4, 4, 4, 1, NULL, 1, NULL, NULL, 0, 0 };
+	struct fors_netgen lg = { 4, 4, 4, 1, absent, 1, failed, dead, 0, 0 };
 	struct fors_topology *h, *l, *seen = NULL;
 	struct fors_error err;
 	uint32_t n;

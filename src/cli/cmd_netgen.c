@@ -11,6 +11,7 @@ static const char usage_netgen[] =
 	"Usage: fors netgen --hosts-per-leaf M0 --leaves M1 --spines S\n"
 	"                   [--cables C] [--dual D] [--absent SIDS]\n"
 	"                   [--fail CABLES] [--dead-spines SPINES] [--aggregation]\n"
+	"                   [--spine-hosts V]\n"
 	"\n"
 	"Print an ibsim net file for a two-level fat tree: M1 leaves (L00..)\n"
 	"with M0 host ports each (hosts H000..), S spines (S00..) each reached\n"
@@ -30,6 +31,8 @@ static const char usage_netgen[] =
 	"  -g, --aggregation         a SHARP Aggregation Node (A-L00, A-S00, ..)\n"
 	"                            behind an extra last port of every switch,\n"
 	"                            with the switch's system image GUID\n"
+	"  -v, --spine-hosts V       V service hosts (V00..) on spine S00, after\n"
+	"                            its leaf ports\n"
 	"  -h, --help                show this help\n";
 
 struct gen_args {
@@ -91,13 +94,14 @@ static int gen_opts(int argc, char **argv, struct gen_args *a)
 		{ "fail", required_argument, NULL, 'f' },
 		{ "dead-spines", required_argument, NULL, 'x' },
 		{ "aggregation", no_argument, NULL, 'g' },
+		{ "spine-hosts", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r = 0;
 
 	a->g.cables = 1;
-	while (!r && (c = getopt_long(argc, argv, ":n:l:s:c:d:a:f:x:gh", opts,
+	while (!r && (c = getopt_long(argc, argv, ":n:l:s:c:d:a:f:x:gv:h", opts,
 				      NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -129,6 +133,10 @@ static int gen_opts(int argc, char **argv, struct gen_args *a)
 			break;
 		case 'g':
 			a->g.aggregation = 1;
+			break;
+		case 'v':
+			r = parse_u32("netgen", "--spine-hosts", optarg, 0, 99,
+				      &a->g.spine_hosts);
 			break;
 		case 'h':
 			return fputs(usage_netgen, stdout), -1;

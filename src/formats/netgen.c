@@ -98,17 +98,22 @@ static void spines(FILE *out, const struct fors_netgen *g,
 		if (g->aggregation)
 			fprintf(out, "sysimgguid=0x%" PRIx64 "\n",
 				SYSGUID(g->m1 + s));
+		uint32_t sh = s == 0 ? g->spine_hosts : 0, v;
+
 		fprintf(out, "Switch %u \"S%0*u\"\n",
-			g->m1 * g->cables + !!g->aggregation, n->ws, s);
+			g->m1 * g->cables + sh + !!g->aggregation, n->ws, s);
 		for (l = 0; l < g->m1; l++)
 			for (r = 0; r < g->cables; r++)
 				if (!cut(g, l, s, r))
 					fprintf(out, "[%u] \"L%0*u\"[%u]\n",
 						1 + l * g->cables + r, n->wl,
 						l, g->m0 + 1 + s * g->cables + r);
+		for (v = 0; v < sh; v++)
+			fprintf(out, "[%u] \"V%02u\"[1]\n",
+				g->m1 * g->cables + 1 + v, v);
 		if (g->aggregation)
 			fprintf(out, "[%u] \"A-S%0*u\"[1]\n",
-				g->m1 * g->cables + 1, n->ws, s);
+				g->m1 * g->cables + sh + 1, n->ws, s);
 		fputc('\n', out);
 	}
 }
@@ -152,8 +157,19 @@ static void aggregation(FILE *out, const struct fors_netgen *g,
 		fprintf(out, "[1] \"%c%0*u\"[%u]\n\n", leaf ? 'L' : 'S',
 			leaf ? n->wl : n->ws, x,
 			leaf ? g->m0 + g->nspines * g->cables + 1 :
-			g->m1 * g->cables + 1);
+			g->m1 * g->cables + (x ? 0 : g->spine_hosts) + 1);
 	}
+}
+
+/* The service hosts on spine 0. */
+static void spine_hosts(FILE *out, const struct fors_netgen *g,
+			const struct names *n)
+{
+	uint32_t v;
+
+	for (v = 0; (!g->dead || !g->dead[0]) && v < g->spine_hosts; v++)
+		fprintf(out, "Hca 1 \"V%02u\"\n[1] \"S%0*u\"[%u]\n\n", v, n->ws, 0,
+			g->m1 * g->cables + 1 + v);
 }
 
 int fors_netgen_write(FILE *out, const struct fors_netgen *g)
@@ -167,6 +183,7 @@ int fors_netgen_write(FILE *out, const struct fors_netgen *g)
 	leaves(out, g, &n);
 	spines(out, g, &n);
 	hosts(out, g, &n);
+	spine_hosts(out, g, &n);
 	aggregation(out, g, &n);
 	return ferror(out) ? -1 : 0;
 }

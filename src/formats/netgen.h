@@ -20,6 +20,8 @@ struct fors_netgen {
 	uint32_t aggregation;	/* 1: a SHARP Aggregation Node ("A-L00")
 				   behind an extra last port of every switch,
 				   sharing its system image GUID */
+	uint32_t spine_hosts;	/* service hosts ("V00".."") on spine 0,
+				   after its leaf ports */
 };
 
 /* Write g's net file to out; FORS_EIO when the stream fails. */
