@@ -47,6 +47,7 @@ struct assigner {
 	uint32_t nmemo, memocap;
 	struct fors_assign_info *info;
 	struct fors_offmap *om;	/* NULL: every plane has its offset */
+	int stuck;		/* a transfer no plane of its offsets can take */
 };
 
 const char *fors_method_name(enum fors_method m)
@@ -86,23 +87,52 @@ static int16_t *offsets_of(const struct assigner *a, uint32_t l, uint32_t sid)
 }
 
 /*
+ * With parallel cables a spine sends offset j of sid down one cable
+ * whatever leaf it came from: another leaf's offset j of sid on p's spine
+ * must be p itself, the same cable rank.
+ */
+static int one_rank(const struct assigner *a, uint32_t sid, uint32_t j,
+		    uint32_t p)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t l;
+
+	if (fb->q == fb->nspines)
+		return 1;
+	for (l = 0; l < fb->m1; l++) {
+		int16_t o = offsets_of(a, l, sid)[j];
+
+		if (o >= 0 && (uint32_t)o != p &&
+		    fb->plane_spine[o] == fb->plane_spine[p])
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * May a transfer from leaf l to sid take plane p? With a map: a plane its
  * offsets already reach, or a new one while an offset is free (when tight,
- * only if none is taken yet).
+ * only if none is taken yet) and its spine's cable to sid agrees.
  */
 static int allowed(const struct assigner *a, uint32_t l, uint32_t sid,
 		   uint32_t p, int tight)
 {
 	const int16_t *o;
-	uint32_t j;
+	uint32_t j, taken = 0;
+	int fits = 0;
 
 	if (!a->om)
 		return 1;
 	o = offsets_of(a, l, sid);
-	for (j = 0; j < a->om->k && o[j] >= 0; j++)
-		if ((uint32_t)o[j] == p)
+	for (j = 0; j < a->om->k; j++) {
+		if (o[j] < 0)
+			fits |= one_rank(a, sid, j, p);
+		else if ((uint32_t)o[j] == p)
 			return 1;
-	return j < a->om->k && !(tight && j);
+		else
+			taken++;
+	}
+	return fits && !(tight && taken);
 }
 
 /*
@@ -125,22 +155,26 @@ static int32_t hint(const struct assigner *a, const struct fors_xfer *x,
 	    allowed(a, ls, x->dst, p, 0))
 		return (int32_t)p;
 	o = offsets_of(a, ls, x->dst);
-	for (j = 0; j < a->om->k && o[j] >= 0; j++)
-		if (fors_plane_live(fb, ld, (uint32_t)o[j]))
+	for (j = 0; j < a->om->k; j++)
+		if (o[j] >= 0 && fors_plane_live(fb, ld, (uint32_t)o[j]))
 			return o[j];
 	return -1;
 }
 
-/* Give the offsets of a coloured transfer's pair its plane. */
+/* Give the offsets of a coloured transfer's pair its plane: a free one. */
 static void remember(struct assigner *a, const struct fors_xfer *x)
 {
 	int16_t *o = offsets_of(a, leaf_of(a, x->src), x->dst);
 	uint32_t j;
 
-	for (j = 0; j < a->om->k && o[j] >= 0 && o[j] != x->plane; j++)
-		;
-	if (j < a->om->k)
-		o[j] = (int16_t)x->plane;
+	for (j = 0; j < a->om->k; j++)
+		if (o[j] == x->plane)
+			return;
+	for (j = 0; j < a->om->k; j++)
+		if (o[j] < 0 && one_rank(a, x->dst, j, (uint32_t)x->plane)) {
+			o[j] = (int16_t)x->plane;
+			return;
+		}
 }
 
 /*
@@ -281,6 +315,11 @@ static int split(struct assigner *a, uint32_t n, uint32_t *k)
 	int r;
 
 	for (*k = lb > 2 ? lb : 2;; (*k)++) {
+		/* one transfer per sub-phase places them all, if each has a plane */
+		if (*k > n) {
+			a->stuck = 1;
+			return FORS_EINVAL;
+		}
 		r = colour(a, n, *k, 0);
 		if (r == LEC_SOLVED || r == LEC_NOMEM)
 			return r == LEC_NOMEM ? FORS_ENOMEM : 0;
@@ -512,10 +551,15 @@ static int run(struct assigner *a, const struct fors_schedule *in,
 	if (!r)
 		r = fors_split_finish(&a->out, in, out);
 	cleanup(a);
-	if (r) {
+	if (r && a->stuck && a->om)
+		fors_error_set(err, "%u LID offsets per host leave a transfer no plane: with parallel cables each offset's spine sends it down one cable, which the transfer's leaf cannot reach; a larger LMC gives it another",
+			       a->om->k);
+	else if (r && a->stuck)
+		fors_error_set(err, "a transfer has no plane alive at both its leaves");
+	else if (r)
 		fors_error_set(err, "out of memory while assigning spines");
+	if (r)
 		return r;
-	}
 	(*out)->q = a->fb->q;
 	(*out)->m = a->fb->m;
 	return 0;

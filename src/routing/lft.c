@@ -357,6 +357,25 @@ static void set(struct fors_lfts *lf, uint32_t sw, uint32_t lid, uint32_t port)
 	lf->port[(size_t)sw * (lf->maxlid + 1) + lid] = (uint8_t)port;
 }
 
+/*
+ * The plane of offset j of h that some leaf's map puts on spine s, or the
+ * nominal plane: with parallel cables, the cable the spine takes down.
+ */
+static uint32_t down_plane(const struct lft_build *b, uint32_t h, uint32_t j,
+			   uint32_t s, uint32_t nominal)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t l;
+
+	for (l = 0; b->om && l < fb->m1; l++) {
+		int16_t p = b->om->plane[((size_t)l * fb->nhosts + h) * b->om->k + j];
+
+		if (p >= 0 && fb->plane_spine[p] == s)
+			return (uint32_t)p;
+	}
+	return nominal;
+}
+
 /* The leaves' data paths, and spines with a cable to the host's leaf. */
 static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 {
@@ -388,7 +407,7 @@ static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 
 		if (fb->spine[s] == FORS_NO_PEER)
 			continue;
-		k = down_port(fb, s, lh, nominal);
+		k = down_port(fb, s, lh, down_plane(b, h, j, s, nominal));
 		if (k != FORS_NO_PORT) {
 			set(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
 			b->pinned[b->swi[fb->spine[s]]] = 1;

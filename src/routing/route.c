@@ -41,22 +41,35 @@ static int schedule(struct fors_route *r, struct fors_schedule **abs,
 
 /*
  * Fewer offsets than planes: the planes of each leaf's offsets are chosen
- * with the phases (doc/narrow-lmc.md). A spine's table sends a LID down one
- * cable whatever leaf it came from, so parallel cables are not supported.
+ * with the phases (doc/narrow-lmc.md); with parallel cables, an offset's
+ * spine keeps one cable down for every leaf (routing/assign.c), which may
+ * leave a transfer no plane: the refusal then names the LMC that routes.
  */
 static int narrow(struct fors_route *r, const struct fors_schedule *abs,
 		  uint32_t lmc, struct fors_schedule **planes,
 		  struct fors_error *err)
 {
-	const struct fors_fabric *fb = r->fb;
+	struct fors_assign_info info = { 0 };
+	struct fors_schedule *pl;
+	struct fors_offmap *om;
+	struct fors_error e2;
+	uint32_t l;
+	int e = fors_assign_narrow(r->fb, abs, 1u << lmc, planes, &r->om,
+				   &r->assign, err);
 
-	if (fb->q != fb->nspines) {
-		fors_error_set(err, "LMC %u gives fewer LIDs per host than the %u planes, which fors supports with one cable per leaf and spine only (%u spines)",
-			       lmc, fb->q, fb->nspines);
-		return FORS_EINVAL;
+	for (l = lmc + 1; e == FORS_EINVAL && l < 8 && (1u << l) < r->fb->q; l++) {
+		if (fors_assign_narrow(r->fb, abs, 1u << l, &pl, &om, &info, &e2))
+			continue;
+		fors_schedule_free(pl);
+		fors_offmap_free(om);
+		break;
 	}
-	return fors_assign_narrow(fb, abs, 1u << lmc, planes, &r->om,
-				  &r->assign, err);
+	if (e == FORS_EINVAL) {
+		e2 = *err;
+		fors_error_set(err, "LMC %u: %.400s (LMC %u routes this fabric)",
+			       lmc, e2.msg, l);
+	}
+	return e;
 }
 
 /* The planes of every transfer: the source's, or the native assignment. */
