@@ -5,7 +5,7 @@
 # failure states and back, each verified from what the switches hold; osmtest
 # against the fors-routed subnet; a bad configuration file, named through
 # event_plugin_options; LMC 1 for 8 planes; a fabric fors declines (OpenSM falls back to
-# minhop); a control: minhop's credit loop after a cut, which fors check
+# minhop); parallel cables at LMC 0; a control: minhop's credit loop after a cut, which fors check
 # must find; the ILP cache consulted and refused; Aggregation Nodes. LAB_VALGRIND=1 runs
 # OpenSM under valgrind memcheck and fails on any error in fors's code.
 # LAB_ONLY=FUNCTION runs one test (ilp_cache, flapping, ...).
@@ -133,21 +133,41 @@ narrow() {
 	fi
 }
 
-# A fabric fors declines (parallel cables, LMC below their planes): one
+# A fabric fors declines (two leaves without a live spine in common): one
 # error line, the subnet as fors saw it kept, and OpenSM's next engine routes.
 declined() {
 	lab_init "${LAB_DIR:-lab-out}/declined"
-	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 2 --cables 2 >"$lab_dir/net"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 \
+		--fail 0:2,0:3,1:0,1:1 >"$lab_dir/net"
 	lab_ibsim "$lab_dir/net"
-	lab_opensm "$(lab_first_host)" fors,minhop 1
-	if grep -qF "fors: cannot route this fabric: LMC 1 gives fewer LIDs per host than the 4 planes, which fors supports with one cable per leaf and spine only (2 spines)" "$lab_dir/osm.log" &&
+	lab_opensm "$(lab_first_host)" fors,minhop 2
+	if grep -q 'fors: cannot route this fabric: "L00" ([^)]*) and "L01" ([^)]*): these leaves share no live plane' "$lab_dir/osm.log" &&
 	   grep -q "minhop tables configured on all switches" "$lab_dir/osm.log" &&
-	   mkdir -p "$lab_dir/offline" &&
-	   "$FORS" route --topology "$lab_dir/fors-rejected-topology.txt" --lmc 2 --renumber-lids \
-		--output "$lab_dir/offline" >/dev/null; then
-		ok "declined: LMC 1 for parallel cables refused, minhop routed, the subnet kept"
+	   [ -s "$lab_dir/fors-rejected-topology.txt" ]; then
+		ok "declined: leaves without a common spine refused, minhop routed, the subnet kept"
 	else
 		ko "declined: see $lab_dir/osm.log"
+	fi
+	lab_stop
+}
+
+# An NDR-shaped fabric as NVIDIA's switches are cabled: 64-port leaves
+# (32 hosts, two cables to each of 16 spines) with their Aggregation Node
+# on port 65, three service hosts on a spine, routed at LMC 0: one LID per
+# host for 32 planes, no phase split, verified from the switches.
+ndr_cabled() {
+	name=ndr-cabled
+	lab_init "${LAB_DIR:-lab-out}/ndr-cabled"
+	"$FORS" netgen --hosts-per-leaf 32 --leaves 8 --spines 16 --cables 2 \
+		--aggregation --spine-hosts 3 >"$lab_dir/net" || lab_die "netgen failed"
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" fors 0
+	state healthy
+	if grep -q 'fors: routed FT(2;32,8) lmc 0: f 0, m 0, [0-9]* phases (0 split)' "$lab_dir/osm.log" &&
+	   grep -q ' 0 unreachable; .*no credit loop' "$lab_dir/healthy/check-ibroute.txt"; then
+		ok "ndr-cabled: LMC 0 for 32 planes of parallel cables, no split, Aggregation Nodes and spine hosts reached"
+	else
+		ko "ndr-cabled: see $lab_dir/osm.log"
 	fi
 	lab_stop
 }
@@ -365,6 +385,7 @@ else
 	standby
 	ilp_cache
 	aggregation
+	ndr_cabled
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]
