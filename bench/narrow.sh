@@ -4,7 +4,8 @@
 # each fabric and failure scenario, every LMC from 0 up to the first that
 # keeps the optimal phase count (no phase split), then LMC 3; each routing
 # verified by fors check (congestion, reachability, credit loops). Prints a
-# Markdown table.
+# Markdown table. "bench/narrow.sh parallel" (make bench-narrow-parallel)
+# does the same for fabrics with parallel cables.
 set -eu
 : "${FORS:?FORS must name the fors binary}"
 out=${BENCH_NARROW_DIR:-bench-narrow}
@@ -44,10 +45,19 @@ try() {
 	echo "$ph $sp $ms $ok"
 }
 
+# Failures of fabrics with parallel cables: LEAF:SPINE:CABLE cuts.
+parallel_scenarios() {
+	echo "healthy|"
+	echo "1 cable|--fail 0:0:0"
+	echo "2 cables, one leaf|--fail 0:0:0,0:1:1"
+	echo "3 cables, 3 leaves|--fail 0:0:0,1:1:1,2:1:0"
+	echo "spine 0 gone|--dead-spines 0"
+}
+
 fabric() {
 	local name=$1 gen=$2
 	"$FORS" netgen $gen >"$out/ref.net"
-	scenarios | while IFS='|' read -r sc cut; do
+	$scenarios | while IFS='|' read -r sc cut; do
 		# shellcheck disable=SC2086
 		"$FORS" netgen $gen $cut >"$out/live.net"
 		local l r first=""
@@ -69,6 +79,14 @@ echo "$(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -
 echo
 echo "| fabric | scenario | LMC | phases | split | ms | verified |"
 echo "|---|---|---|---|---|---|---|"
+if [ "${1:-}" = parallel ]; then
+	scenarios=parallel_scenarios
+	fabric "FT(2;12,4), 2 spines x 6 cables" "-n 12 -l 4 -s 2 -c 6"
+	fabric "FT(2;32,8), 16 spines x 2 cables" "-n 32 -l 8 -s 16 -c 2"
+	fabric "FT(2;16,31), 9 spines x 2 cables" "-n 16 -l 31 -s 9 -c 2"
+	exit 0
+fi
+scenarios=scenarios
 fabric "FT(2;20,18), 326 hosts" "-n 20 -l 18 -s 20 -a $lhcb_absent"
 fabric "FT(2;20,18), 360 hosts" "-n 20 -l 18 -s 20"
 fabric "FT(2;32,32), 1024 hosts" "-n 32 -l 32 -s 32"
