@@ -163,8 +163,11 @@ ndr_cabled() {
 	lab_ibsim "$lab_dir/net"
 	lab_opensm "$(lab_first_host)" fors 0
 	state healthy
+	# 24 switches reach 256 hosts, 24 switch LIDs, 24 Aggregation Nodes and
+	# 3 spine hosts: 24 x 307 pairs, in OpenSM's dump and through ibroute
 	if grep -q 'fors: routed FT(2;32,8) lmc 0: f 0, m 0, [0-9]* phases (0 split)' "$lab_dir/osm.log" &&
-	   grep -q ' 0 unreachable; .*no credit loop' "$lab_dir/healthy/check-ibroute.txt"; then
+	   grep -q ' 7368 (switch, LID) pairs, 0 unreachable; .*no credit loop' "$lab_dir/healthy/check-ibroute.txt" &&
+	   grep -q ' 7368 (switch, LID) pairs, 0 unreachable; .*no credit loop' "$lab_dir/healthy/check-dump.txt"; then
 		ok "ndr-cabled: LMC 0 for 32 planes of parallel cables, no split, Aggregation Nodes and spine hosts reached"
 	else
 		ko "ndr-cabled: see $lab_dir/osm.log"
