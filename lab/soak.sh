@@ -544,7 +544,7 @@ decline_true() {
 	local reason=$1 t=$2 a b c n x y
 	held_due=0
 	case $reason in
-	'leaf "'*'" ('*') has hosts but no live uplink')
+	'leaf "'*'" ('*') has hosts but no live uplink'*)
 		a=${reason#leaf \"}
 		a=${a%%\"*}
 		[[ $a =~ ^L[0-9]+$ ]] || { why="$a is not a leaf of the net file"; return 1; }
@@ -554,7 +554,7 @@ decline_true() {
 			plane_due "$t" "$c" || { cabname "$c"; why="$CN is up and not held"; return 1; }
 		done
 		;;
-	'"'*'" ('*') and "'*'" ('*'): these leaves share no live plane')
+	'"'*'" ('*') and "'*'" ('*'): these leaves share no live plane'*)
 		a=${reason#\"}
 		a=${a%%\"*}
 		b=${reason#*) and \"}

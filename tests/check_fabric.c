@@ -205,7 +205,7 @@ static const struct {
 	  "found 1 switch with hosts: a two-level fat tree needs at least 2 leaves" },
 	{ "Switch 4 \"A\"\n[1] \"H\"[1]\n[2] \"B\"[2]\nSwitch 4 \"B\"\n[1] \"G\"[1]\n"
 	  "Hca 1 \"H\"\n[1] \"A\"[1]\nHca 1 \"G\"\n[1] \"B\"[1]\n",
-	  "\"A\" (A) and \"B\" (B): two switches with hosts are linked: hosts on a spine, or a link between leaves" },
+	  "\"A\" (A) and \"B\" (B): two switches with hosts are linked, and no split into leaves and spines explains it" },
 	{ "Switch 4 \"A\"\n[1] \"H\"[1]\nSwitch 4 \"B\"\n[1] \"G\"[1]\n"
 	  "Hca 1 \"H\"\n[1] \"A\"[1]\nHca 1 \"G\"\n[1] \"B\"[1]\n",
 	  "found no spine switches" },

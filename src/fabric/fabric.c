@@ -103,7 +103,7 @@ static int check_links(struct analysis *a)
 			if (x->type == FORS_CA || y->type == FORS_CA)
 				continue;
 			if (a->leaf_of[i] >= 0 && a->leaf_of[j] >= 0)
-				return refuse2(a, x, y, "two switches with hosts are linked: hosts on a spine, or a link between leaves; not a two-level fat tree");
+				return refuse2(a, x, y, "two switches with hosts are linked, and no split into leaves and spines explains it (a link between leaves, or as many hosts on spines as on leaves); not a two-level fat tree");
 			if (a->spine_of[i] >= 0 && a->spine_of[j] >= 0)
 				return refuse2(a, x, y, "two switches without hosts are linked: a third level, or a leaf without any host present; not a two-level fat tree");
 		}
@@ -569,13 +569,13 @@ static int reduction(struct analysis *a)
 	const struct fors_node *x = &a->e->nodes[a->eleaf[l]];
 
 	if (r == FORS_NOUPLINK) {
-		fors_error_set(a->err, "leaf \"%s\" (%s) has hosts but no live uplink",
+		fors_error_set(a->err, "leaf \"%s\" (%s) has hosts but no live uplink: a cable to any spine would route it",
 			       name(x), x->id);
 		return FORS_EINVAL;
 	}
 	if (r == FORS_NOCOMMON)
 		return refuse2(a, &a->e->nodes[a->eleaf[l2]], x,
-			       "these leaves share no live plane");
+			       "these leaves share no live plane: a cable from either to a spine the other reaches would route them");
 	return 0;
 }
 
