@@ -280,6 +280,7 @@ START_TEST(aggregation_by_description)
 	ck_assert_int_eq(fors_fabric_analyse(t, NULL, &fb, &err), 0);
 	ck_assert_uint_eq(fb->nhosts, 2);
 	ck_assert_uint_eq(fb->nparts, 1);
+	ck_assert_int_eq(fb->parts[0].kind, FORS_PART_SWITCH);
 	fors_fabric_free(fb);
 	fors_topology_free(t);
 	snprintf(text, sizeof(text), agg_text, "storage");
