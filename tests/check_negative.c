@@ -480,6 +480,49 @@ START_TEST(dlid_out_of_range)
 }
 END_TEST
 
+/* The fabric line's bound set to v. */
+static void set_bound(struct fors_schedule *s, const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < s->nextra; i++)
+		if (!strcmp(s->extra[i].key, "bound")) {
+			free(s->extra[i].value);
+			s->extra[i].value = strdup(v);
+			ck_assert_ptr_nonnull(s->extra[i].value);
+			return;
+		}
+	ck_abort_msg("no bound key");
+}
+
+/*
+ * Guarantee 5: a bound the cables do not prove (CUT: leaf 0 has 3
+ * uplinks, 4 * 12 / 3 = 16), and a schedule with fewer phases than the
+ * bound (the last phase dropped, its pairs missing).
+ */
+START_TEST(bound_not_proven)
+{
+	struct fix f;
+
+	fix_open(&f, CUT);
+	ck_assert_uint_eq(f.rep.bound, 16);
+	ck_assert_int_eq(f.rep.bound_file, 16);
+	set_bound(f.r->s, "17");
+	check_fails(&f);
+	ck_assert_uint_eq(f.rep.bound_wrong, 1);
+	kept_has(&f.rep, "the file claims 17 and has 16 phases; the cables give 16");
+	set_bound(f.r->s, "16");
+	f.r->s->nphases--;
+	f.r->s->nxfers = f.r->s->start[f.r->s->nphases];
+	check_fails(&f);
+	ck_assert_uint_eq(f.rep.bound_wrong, 1);
+	ck_assert_uint_eq(f.rep.schedule, 1);
+	kept_has(&f.rep, "has 15 phases; the cables give 16");
+	f.r->s->nphases++;
+	fix_close(&f);
+}
+END_TEST
+
 /* The routed schedule as the ILP cache answers: planes, no DLIDs. */
 static struct fors_schedule *answer(struct fix *f)
 {
@@ -788,6 +831,7 @@ int main(void)
 	tcase_add_test(tables, mftree_shared);
 	tcase_add_test(tables, aggregation_node_unreachable);
 	tcase_add_test(tables, dlid_out_of_range);
+	tcase_add_test(tables, bound_not_proven);
 	tcase_add_test(tables, plane_not_live);
 	tcase_add_test(tables, plane_shared);
 	tcase_add_test(sched, pair_missing);

@@ -168,7 +168,8 @@ static struct fors_topology *one_cut(void)
 }
 
 /* The generation of the schedule file, 0 when there is none. */
-static uint64_t generation(const struct run *r)
+/* The schedule file's fabric-line key k as a number; 0 without a file. */
+static uint64_t file_key(const struct run *r, const char *k)
 {
 	struct fors_schedule *s;
 	struct fors_error err;
@@ -179,10 +180,15 @@ static uint64_t generation(const struct run *r)
 		return 0;
 	ck_assert_int_eq(fors_schedule_read_file(r->sched, &s, &err), 0);
 	for (i = 0; i < s->nextra; i++)
-		if (!strcmp(s->extra[i].key, "generation"))
+		if (!strcmp(s->extra[i].key, k))
 			g = strtoull(s->extra[i].value, NULL, 10);
 	fors_schedule_free(s);
 	return g;
+}
+
+static uint64_t generation(const struct run *r)
+{
+	return file_key(r, "generation");
 }
 
 static uint32_t held(const struct run *r)
@@ -195,7 +201,8 @@ static uint32_t held(const struct run *r)
 
 /*
  * Ten flaps of one cable within the hold-down: a new generation when it
- * first goes down and one when it has stayed up for the hold-down.
+ * first goes down and one when it has stayed up for the hold-down. The
+ * file's bound follows the cable (held is live), in the same generation.
  */
 START_TEST(flapping_cable)
 {
@@ -209,6 +216,7 @@ START_TEST(flapping_cable)
 		t += 10;
 		ck_assert_int_eq(sweep(r, i % 2 ? healthy() : one_cut(), t), 0);
 		ck_assert_uint_eq(generation(r), 2);
+		ck_assert_uint_eq(file_key(r, "bound"), i % 2 ? 15 : 16);
 		if (i % 2) {
 			ck_assert_uint_eq(held(r), 1);
 			ck_assert_int_eq(r->st->wake, t + HOLD);

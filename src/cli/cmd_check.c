@@ -62,6 +62,13 @@ static void report(const char *path, const struct fors_check_report *r)
 	       r->undelivered, r->not_updown,
 	       r->schedule ? "; the schedule breaks its rules" : "");
 	loops(r);
+	printf("bound: %u from the topology's cables (the file's: ", r->bound);
+	if (r->bound_file < 0)
+		printf("none");
+	else
+		printf("%lld", (long long)r->bound_file);
+	printf("), %u phases, %d above it\n", r->phases,
+	       (int)r->phases - (int)r->bound);
 }
 
 static int routes(const char *path, const struct fors_schedule *s,

@@ -123,7 +123,7 @@ static void summary(const struct fors_route *r, double ms)
 {
 	const struct fors_fabric *fb = r->fb;
 	uint32_t p, n = 0;
-	char names[256];
+	char names[256], why[96];
 
 	printf("fabric: M0 %u, M1 %u, Q %u planes on %u spines, %u host ports",
 	       fb->m0, fb->m1, fb->q, fb->nspines, fb->nhosts);
@@ -137,9 +137,12 @@ static void summary(const struct fors_route *r, double ms)
 		if (fb->impacted[p] && n++ < 32)
 			printf(" %u", p);
 	printf("%s\n", n ? (n > 32 ? " ..." : "") : " none");
-	printf("schedule: %u phases (lower bound %u, P_f %u), %u added by splits\n",
-	       r->s->nphases, r->intra.lower_bound, r->intra.pf,
-	       r->assign.split);
+	fors_bound_describe(&r->bound, why, sizeof(why));
+	printf("schedule: %u phases, %u added by splits; bound %u (%s), %u above it\n",
+	       r->s->nphases, r->assign.split, r->bound.t, why,
+	       r->s->nphases - r->bound.t);
+	printf("Algorithm 1: P_f %u, its pattern's lower bound %u\n",
+	       r->intra.pf, r->intra.lower_bound);
 	printf("routing: %s, LMC %u\n", fors_method_name(r->assign.method),
 	       r->lfts->lmc);
 	printf("mFtree: %u (leaf, multi-port node) pairs, %u through one spine (no independent choice left)\n",

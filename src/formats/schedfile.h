@@ -17,9 +17,11 @@ int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
 			     const struct fors_kv *more, size_t nmore);
 
 /*
- * A digest of everything the file says but the fabric-line key skip (NULL:
- * none): a schedule read back from its file has the digest it was written
- * with, so a writer can tell whether anything changed.
+ * A digest of the schedule the file holds: everything it says but the
+ * fabric-line key skip (NULL: none) and `bound`, which says what the
+ * fabric allows, not what applications do. A schedule read back from its
+ * file has the digest it was written with, so a writer can tell whether
+ * anything changed.
  */
 uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip);
 

@@ -90,6 +90,71 @@ static int planes(struct fors_route *r, const struct fors_route_opts *o,
 }
 
 /*
+ * The live cables between leaf l and every spine, as the topology has
+ * them: a cable the hold-down keeps out of use, or one on another port
+ * than expected, still counts. The bound is the fabric's; what the
+ * engine leaves unused shows as phases above it.
+ */
+static void leaf_cables(const struct fors_route *r, uint32_t l,
+			const uint32_t *spine_of, uint32_t *row)
+{
+	const struct fors_node *n = &r->live->nodes[r->fb->leaf[l]];
+	uint32_t k;
+
+	for (k = 1; k <= n->nports; k++)
+		if (n->ports[k].peer != FORS_NO_PEER &&
+		    spine_of[n->ports[k].peer] != UINT32_MAX)
+			row[spine_of[n->ports[k].peer]]++;
+}
+
+/* T* of the fabric: its hosts per leaf and live cables per spine. */
+static int bound(struct fors_route *r, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_bound_fabric bf = { fb->m1, fb->nspines, NULL, NULL };
+	uint32_t *hosts = calloc(fb->m1 + 1, sizeof(uint32_t));
+	uint32_t *cables = calloc((size_t)fb->m1 * fb->nspines + 1,
+				  sizeof(uint32_t));
+	uint32_t *spine_of = malloc(sizeof(uint32_t) * (r->live->nnodes + 1));
+	uint32_t h, l, s;
+	int e = FORS_ENOMEM;
+
+	if (hosts && cables && spine_of) {
+		memset(spine_of, 0xff, sizeof(uint32_t) * r->live->nnodes);
+		for (s = 0; s < fb->nspines; s++)
+			if (fb->spine[s] != FORS_NO_PEER)
+				spine_of[fb->spine[s]] = s;
+		for (h = 0; h < fb->nhosts; h++)
+			hosts[fb->hosts[h].sid / fb->m0]++;
+		for (l = 0; l < fb->m1; l++)
+			if (fb->leaf[l] != FORS_NO_PEER)
+				leaf_cables(r, l, spine_of,
+					    cables + (size_t)l * fb->nspines);
+		bf.hosts = hosts;
+		bf.cables = cables;
+		e = fors_bound_compute(&bf, &r->bound, err);
+	} else {
+		fors_error_set(err, "out of memory");
+	}
+	free(hosts);
+	free(cables);
+	free(spine_of);
+	return e;
+}
+
+/* The fabric line's `bound`: T*, for guarantee 5 of the schedule file. */
+static int bound_key(struct fors_route *r, struct fors_error *err)
+{
+	char n[16];
+
+	snprintf(n, sizeof(n), "%u", r->bound.t);
+	if (!fors_schedule_add_key(r->s, "bound", n))
+		return 0;
+	fors_error_set(err, "out of memory");
+	return FORS_ENOMEM;
+}
+
+/*
  * Each stage's product feeds the next; the planes become the routed
  * schedule (routing/routed.h).
  */
@@ -97,7 +162,10 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 		  const struct fors_route_opts *o, struct fors_error *err)
 {
 	struct fors_schedule *abs = NULL, *pl = NULL;
-	int e = schedule(r, &abs, err);
+	int e = bound(r, err);
+
+	if (!e)
+		e = schedule(r, &abs, err);
 
 	if (!e)
 		e = planes(r, o, abs, &pl, err);
@@ -105,9 +173,11 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 	if (!e)
 		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
 				    r->om, &r->lfts, err);
-	if (!e)
-		return fors_routed_schedule(r->lfts, live, r->fb, r->om, pl,
-					    &r->assign, &r->s, err);
+	if (!e) {
+		e = fors_routed_schedule(r->lfts, live, r->fb, r->om, pl,
+					 &r->assign, &r->s, err);
+		return e ? e : bound_key(r, err);
+	}
 	fors_schedule_free(pl);
 	return e;
 }

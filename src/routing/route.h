@@ -5,6 +5,7 @@
 #include "routing/assign.h"
 #include "fabric/fabric.h"
 #include "routing/lft.h"
+#include "schedule/bound.h"
 #include "schedule/schedule.h"
 #include "fabric/topology.h"
 
@@ -16,6 +17,7 @@ struct fors_route {
 	struct fors_lfts *lfts;
 	struct fors_offmap *om;		/* NULL unless 2^lmc < planes */
 	struct fors_intra_info intra;
+	struct fors_bound bound;	/* T* of the hosts and live cables */
 	struct fors_assign_info assign;
 };
 

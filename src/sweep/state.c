@@ -92,6 +92,8 @@ static void load_generation(struct fors_sweep_state *st)
 	for (i = 0; i < s->nextra; i++)
 		if (!strcmp(s->extra[i].key, "generation"))
 			st->generation = strtoull(s->extra[i].value, NULL, 10);
+		else if (!strcmp(s->extra[i].key, "bound"))
+			st->bound = (uint32_t)strtoul(s->extra[i].value, NULL, 10);
 	st->digest = fors_schedule_digest(s, "generation");
 	st->have_digest = 1;
 	fors_schedule_free(s);

@@ -10,6 +10,7 @@
 #include "verify/check.h"
 #include "verify/mftree.h"
 #include "routing/lft.h"
+#include "schedule/bound.h"
 #include "verify/verify.h"
 #include "verify/walk.h"
 
@@ -614,6 +615,90 @@ static int mftree(struct checker *c)
 	return r;
 }
 
+/* The fabric as the bound sees it: leaves with hosts, other switches. */
+static int bound_fabric(struct checker *c, uint32_t *idx, uint32_t *nl,
+			uint32_t *ns, uint32_t **hosts, uint32_t **cables)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t i, k, *sp = idx + t->nnodes;
+
+	*nl = *ns = 0;
+	for (i = 0; i < t->nnodes; i++) {
+		idx[i] = c->leaf[i] ? (*nl)++ : UINT32_MAX;
+		sp[i] = t->nodes[i].type == FORS_SWITCH && !c->leaf[i] ?
+			(*ns)++ : UINT32_MAX;
+	}
+	*hosts = calloc(*nl + 1, sizeof(uint32_t));
+	*cables = calloc((size_t)*nl * *ns + 1, sizeof(uint32_t));
+	if (!*hosts || !*cables)
+		return FORS_ENOMEM;
+	for (i = 0; i < c->s->nhosts; i++) {
+		uint32_t sid = c->s->hosts[i].sid;
+
+		(*hosts)[idx[t->nodes[c->hnode[sid]].ports[c->hport[sid]].peer]]++;
+	}
+	for (i = 0; i < t->nnodes; i++)
+		for (k = 1; idx[i] != UINT32_MAX && k <= t->nodes[i].nports; k++) {
+			uint32_t p = t->nodes[i].ports[k].peer;
+
+			if (p != FORS_NO_PEER && sp[p] != UINT32_MAX)
+				(*cables)[(size_t)idx[i] * *ns + sp[p]]++;
+		}
+	return 0;
+}
+
+/*
+ * Guarantee 5 of the schedule file: T* recomputed from the topology, not
+ * taken from the file; a `bound` above it is a claim nothing proves, and
+ * fewer phases than T* mean the bound or this checker is wrong.
+ */
+static int bound(struct checker *c)
+{
+	struct fors_bound_fabric bf = { 0 };
+	uint32_t *idx = malloc(sizeof(uint32_t) * (2 * (size_t)c->t->nnodes + 1));
+	uint32_t *hosts = NULL, *cables = NULL;
+	struct fors_bound b = { 0 };
+	struct fors_error e2;
+	int r = idx ? bound_fabric(c, idx, &bf.nleaves, &bf.nspines, &hosts,
+				  &cables) : FORS_ENOMEM;
+
+	bf.hosts = hosts;
+	bf.cables = cables;
+	if (!r)
+		r = fors_bound_compute(&bf, &b, &e2);
+	if (r == FORS_EINVAL) {
+		keep(c, "bound: %s", e2.msg);
+		r = 0;
+	}
+	c->rep->bound = b.t;
+	c->rep->bound_wrong = c->rep->bound_file > (int64_t)b.t ||
+			      c->s->nphases < b.t;
+	if (c->rep->bound_wrong)
+		keep(c, "bound: the file claims %lld and has %u phases; the cables give %u",
+		     (long long)c->rep->bound_file, c->s->nphases, b.t);
+	free(idx);
+	free(hosts);
+	free(cables);
+	return r;
+}
+
+/* The file's `bound` key: -1 without one, -2 when it is no number. */
+static int64_t bound_key(const struct fors_schedule *s)
+{
+	unsigned long v;
+	size_t i;
+	char *end;
+
+	for (i = 0; i < s->nextra; i++) {
+		if (strcmp(s->extra[i].key, "bound"))
+			continue;
+		v = strtoul(s->extra[i].value, &end, 10);
+		return *end || end == s->extra[i].value ||
+		       v > UINT32_MAX ? -2 : (int64_t)v;
+	}
+	return -1;
+}
+
 /* Reachability and credit loops: what any set of tables must give. */
 static int tables(struct checker *c)
 {
@@ -642,7 +727,8 @@ static int verdict(struct checker *c, int r)
 	if (rep->max_load == 0 && rep->transfers)
 		rep->max_load = 1;
 	return rep->shared || rep->undelivered || rep->not_updown ||
-	       rep->unreachable || rep->schedule || rep->loop ?
+	       rep->unreachable || rep->schedule || rep->loop ||
+	       rep->bound_wrong ?
 	       FORS_EVERIFY : FORS_OK;
 }
 
@@ -671,6 +757,11 @@ int fors_check_routes(const struct fors_topology *t,
 	int r;
 
 	memset(rep, 0, sizeof(*rep));
+	rep->bound_file = bound_key(s);
+	if (rep->bound_file == -2) {
+		fors_error_set(err, "the fabric line's bound is not a number");
+		return FORS_EINVAL;
+	}
 	r = usable(&c);
 	if (!r)
 		r = setup(&c);
@@ -692,6 +783,8 @@ int fors_check_routes(const struct fors_topology *t,
 	}
 	if (!r)
 		r = tables(&c);
+	if (!r)
+		r = bound(&c);
 	return verdict(&c, r);
 }
 
@@ -741,5 +834,6 @@ void fors_check_failures(const struct fors_check_report *r, char *b,
 	n = add(b, len, n, "not up/down", r->not_updown);
 	n = add(b, len, n, "unreachable (switch, LID) pairs", r->unreachable);
 	n = add(b, len, n, "credit loop", r->loop);
-	add(b, len, n, "schedule rule broken", r->schedule);
+	n = add(b, len, n, "schedule rule broken", r->schedule);
+	add(b, len, n, "bound not proven by the cables", r->bound_wrong);
 }

@@ -26,6 +26,10 @@ struct fors_check_report {
 	uint32_t mf_shared;	/* of those, two ports up one spine */
 	char cycle[512];	/* that cycle: "switch"[out port] -> ... */
 	uint32_t schedule;	/* 1 if the schedule breaks its own rules */
+	uint32_t bound;		/* T* recomputed from the topology */
+	int64_t bound_file;	/* the file's `bound`, -1 without one */
+	uint32_t bound_wrong;	/* 1: the file claims more, or has fewer
+				   phases than T* allows */
 	uint32_t nkept;
 	char kept[FORS_CHECK_KEEP][256];	/* the first violations */
 };

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lower bound T* on the phases of any congestion-free all-to-all over
+ * the hosts present and the cables alive (doc/schedule.md, "The bound").
+ * A phase carries at most one transfer per host and direction, and at
+ * most one per cable and direction. Lengths l >= 0 on the cables give
+ *   T >= sum over leaf pairs of n_L n_K dist_LK(l) / sum of l * cables,
+ * where dist_LK is the shortest leaf-spine-leaf path: in T phases a cable
+ * carries at most T transfers, and each transfer of L -> K pays at least
+ * dist_LK. Counting only L's uplinks gives the leaf term, only the common
+ * spines of L and K the pair term; multiplicative weights (as in
+ * lec/lp.c) search the lengths for the rest, the LP relaxation of
+ * splitting every pair over the spines. Every bound is a certificate
+ * checked in integers, so a weak search gives a weaker bound, never a
+ * wrong one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/bound.h"
+
+#define FLOW_ROUNDS 300		/* most rounds of the weight search */
+#define FLOW_EPS 0.1		/* growth of a fully used cable's length */
+#define FLOW_SCALE 1048576.0	/* integer lengths up to 2^20 */
+
+/* The search's state: leaves with hosts, lengths and loads per cable. */
+struct flow {
+	const struct fors_bound_fabric *bf;
+	uint32_t *act;		/* leaves with hosts */
+	uint32_t na;
+	double *len;		/* [2 * nleaves * nspines]: up, then down */
+	double *load;		/* this round's transfers per cable bundle */
+	double *sum;		/* every round's */
+	uint64_t *w;		/* integer lengths of the certificate */
+};
+
+static uint32_t cables(const struct fors_bound_fabric *bf, uint32_t l,
+		       uint32_t s)
+{
+	return bf->cables[(size_t)l * bf->nspines + s];
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+	return b ? (a + b - 1) / b : 0;
+}
+
+/* Phases for x transfers per cable, forgiving rounding below 1e-9. */
+static uint64_t phases(double x)
+{
+	uint64_t t = (uint64_t)x;
+
+	return x - (double)t > 1e-9 ? t + 1 : t;
+}
+
+static void raise_to(struct fors_bound *b, uint64_t t,
+		     enum fors_bound_term term, uint32_t x, uint32_t y)
+{
+	if (t <= b->t)
+		return;
+	*b = (struct fors_bound){ (uint32_t)t, term, x, y };
+}
+
+/* Cables between leaves l and k through spine s, counted at the smaller. */
+static uint32_t common(const struct fors_bound_fabric *bf, uint32_t l,
+		       uint32_t k, uint32_t s)
+{
+	uint32_t a = cables(bf, l, s), c = cables(bf, k, s);
+
+	return a < c ? a : c;
+}
+
+/* l's cables to spines some other leaf with hosts reaches. */
+static uint64_t uplinks(const struct flow *f, uint32_t l)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	uint64_t u = 0;
+	uint32_t s, i;
+
+	for (s = 0; s < bf->nspines; s++)
+		for (i = 0; i < f->na; i++)
+			if (f->act[i] != l && cables(bf, f->act[i], s)) {
+				u += cables(bf, l, s);
+				break;
+			}
+	return u;
+}
+
+/* N - 1, every leaf and every pair; FORS_EINVAL for a pair without one. */
+static int simple(const struct flow *f, uint64_t n, struct fors_bound *b,
+		  struct fors_error *err)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	uint32_t i, j, s;
+
+	raise_to(b, n ? n - 1 : 0, FORS_BOUND_HOSTS, 0, 0);
+	for (i = 0; i < f->na; i++) {
+		uint32_t l = f->act[i];
+		uint64_t nl = bf->hosts[l], c;
+
+		raise_to(b, ceil_div(nl * (n - nl), uplinks(f, l)),
+			 FORS_BOUND_LEAF, l, 0);
+		for (j = i + 1; j < f->na; j++) {
+			uint32_t k = f->act[j];
+
+			for (c = 0, s = 0; s < bf->nspines; s++)
+				c += common(bf, l, k, s);
+			if (!c) {
+				fors_error_set(err, "leaves %u and %u have hosts and no live spine in common",
+					       l, k);
+				return FORS_EINVAL;
+			}
+			raise_to(b, ceil_div(nl * bf->hosts[k], c),
+				 FORS_BOUND_PAIR, l, k);
+		}
+	}
+	return 0;
+}
+
+static double *up_len(const struct flow *f, double *a, uint32_t l)
+{
+	return a + (size_t)l * f->bf->nspines;
+}
+
+static double *down_len(const struct flow *f, double *a, uint32_t k)
+{
+	return a + ((size_t)f->bf->nleaves + k) * f->bf->nspines;
+}
+
+/* Most transfers per cable in this round's loads. */
+static double congestion(const struct flow *f, const double *load)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t i, n = (size_t)bf->nleaves * bf->nspines;
+	double c = 0;
+
+	for (i = 0; i < 2 * n; i++)
+		if (bf->cables[i % n] && load[i] / bf->cables[i % n] > c)
+			c = load[i] / bf->cables[i % n];
+	return c;
+}
+
+/* Every pair's transfers split over its spines by their common cables. */
+static void spread(struct flow *f)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	uint32_t i, j, s;
+
+	memset(f->load, 0, sizeof(double) * 2 * bf->nleaves * bf->nspines);
+	for (i = 0; i < f->na; i++)
+		for (j = 0; j < f->na; j++) {
+			uint32_t l = f->act[i], k = f->act[j];
+			double d = (double)bf->hosts[l] * bf->hosts[k], c = 0;
+
+			for (s = 0; i != j && s < bf->nspines; s++)
+				c += common(bf, l, k, s);
+			for (s = 0; i != j && s < bf->nspines; s++) {
+				up_len(f, f->load, l)[s] += d * common(bf, l, k, s) / c;
+				down_len(f, f->load, k)[s] += d * common(bf, l, k, s) / c;
+			}
+		}
+}
+
+/* The spine of the shortest path from l to k under lengths w. */
+static uint32_t shortest(const struct flow *f, uint32_t l, uint32_t k)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	const double *u = up_len(f, f->len, l), *d = down_len(f, f->len, k);
+	uint32_t s, best = UINT32_MAX;
+
+	for (s = 0; s < bf->nspines; s++)
+		if (common(bf, l, k, s) &&
+		    (best == UINT32_MAX || u[s] + d[s] < u[best] + d[best]))
+			best = s;
+	return best;
+}
+
+/* Every pair on its shortest path: this round's loads, added to sum. */
+static void route_round(struct flow *f)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t i, n = 2 * (size_t)bf->nleaves * bf->nspines;
+	uint32_t a, b, s;
+
+	memset(f->load, 0, sizeof(double) * n);
+	for (a = 0; a < f->na; a++)
+		for (b = 0; b < f->na; b++) {
+			uint32_t l = f->act[a], k = f->act[b];
+			double d = (double)bf->hosts[l] * bf->hosts[k];
+
+			if (a == b)
+				continue;
+			s = shortest(f, l, k);
+			up_len(f, f->load, l)[s] += d;
+			down_len(f, f->load, k)[s] += d;
+		}
+	for (i = 0; i < n; i++)
+		f->sum[i] += f->load[i];
+}
+
+/* The least distance from l to k under integer lengths w. */
+static uint64_t wdist(const struct flow *f, uint32_t l, uint32_t k)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t base = (size_t)bf->nleaves * bf->nspines;
+	uint64_t best = UINT64_MAX;
+	uint32_t s;
+
+	for (s = 0; s < bf->nspines; s++) {
+		uint64_t x = f->w[(size_t)l * bf->nspines + s] +
+			     f->w[base + (size_t)k * bf->nspines + s];
+
+		if (common(bf, l, k, s) && x < best)
+			best = x;
+	}
+	return best;
+}
+
+/* The certificate of the current lengths, rounded to integers. */
+static uint64_t certificate(struct flow *f)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t i, n = (size_t)bf->nleaves * bf->nspines;
+	uint64_t num = 0, den = 0;
+	double top = 0;
+	uint32_t a, b;
+
+	for (i = 0; i < 2 * n; i++)
+		top = bf->cables[i % n] && f->len[i] > top ? f->len[i] : top;
+	for (i = 0; i < 2 * n; i++) {
+		f->w[i] = bf->cables[i % n] ?
+			  (uint64_t)(f->len[i] / top * FLOW_SCALE) : 0;
+		den += f->w[i] * bf->cables[i % n];
+	}
+	for (a = 0; a < f->na; a++)
+		for (b = 0; b < f->na; b++)
+			if (a != b)
+				num += (uint64_t)bf->hosts[f->act[a]] *
+				       bf->hosts[f->act[b]] *
+				       wdist(f, f->act[a], f->act[b]);
+	return ceil_div(num, den);
+}
+
+/* Lengths grow with the share of the round's worst cable they carried. */
+static void reweigh(struct flow *f, double cong)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t i, n = (size_t)bf->nleaves * bf->nspines;
+	double top = 0;
+
+	for (i = 0; i < 2 * n; i++)
+		if (bf->cables[i % n]) {
+			f->len[i] *= 1 + FLOW_EPS * f->load[i] /
+					 bf->cables[i % n] / cong;
+			top = f->len[i] > top ? f->len[i] : top;
+		}
+	for (i = 0; i < 2 * n; i++)
+		f->len[i] = f->len[i] / top + 1e-12;
+}
+
+/*
+ * The flow term, searched only while a fractional split of the pairs
+ * (the proportional one, then the rounds' average) needs more phases
+ * than the bound has: once it does not, no certificate can give more.
+ */
+static void flow_bound(struct flow *f, struct fors_bound *b)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t i, n = (size_t)bf->nleaves * bf->nspines;
+	uint32_t r;
+
+	spread(f);
+	if (phases(congestion(f, f->load)) <= b->t)
+		return;
+	for (i = 0; i < 2 * n; i++)
+		f->len[i] = bf->cables[i % n] ? 1.0 / bf->cables[i % n] : 0;
+	for (r = 1; r <= FLOW_ROUNDS; r++) {
+		route_round(f);
+		raise_to(b, certificate(f), FORS_BOUND_FLOW, 0, 0);
+		if (phases(congestion(f, f->sum) / r) <= b->t)
+			return;
+		reweigh(f, congestion(f, f->load));
+	}
+}
+
+static int flow_init(struct flow *f, const struct fors_bound_fabric *bf,
+		     uint64_t *n)
+{
+	size_t cells = 2 * (size_t)bf->nleaves * bf->nspines + 1;
+	uint32_t l;
+
+	f->bf = bf;
+	f->act = malloc(sizeof(uint32_t) * (bf->nleaves + 1));
+	f->len = calloc(cells, sizeof(double));
+	f->load = calloc(cells, sizeof(double));
+	f->sum = calloc(cells, sizeof(double));
+	f->w = calloc(cells, sizeof(uint64_t));
+	if (!f->act || !f->len || !f->load || !f->sum || !f->w)
+		return FORS_ENOMEM;
+	for (*n = 0, l = 0; l < bf->nleaves; l++)
+		if (bf->hosts[l]) {
+			f->act[f->na++] = l;
+			*n += bf->hosts[l];
+		}
+	return 0;
+}
+
+int fors_bound_compute(const struct fors_bound_fabric *bf,
+		       struct fors_bound *out, struct fors_error *err)
+{
+	struct flow f = { 0 };
+	uint64_t n;
+	int e = flow_init(&f, bf, &n);
+
+	*out = (struct fors_bound){ 0, FORS_BOUND_HOSTS, 0, 0 };
+	if (e)
+		fors_error_set(err, "out of memory while computing the bound");
+	if (!e)
+		e = simple(&f, n, out, err);
+	if (!e && f.na > 1)
+		flow_bound(&f, out);
+	free(f.act);
+	free(f.len);
+	free(f.load);
+	free(f.sum);
+	free(f.w);
+	return e;
+}
+
+void fors_bound_describe(const struct fors_bound *b, char *buf, size_t len)
+{
+	if (b->term == FORS_BOUND_HOSTS)
+		snprintf(buf, len, "hosts - 1");
+	else if (b->term == FORS_BOUND_LEAF)
+		snprintf(buf, len, "leaf %u's transfers over its uplinks", b->a);
+	else if (b->term == FORS_BOUND_PAIR)
+		snprintf(buf, len, "leaves %u and %u over their common cables",
+			 b->a, b->b);
+	else
+		snprintf(buf, len, "all leaf pairs split over the spines");
+}
