@@ -172,6 +172,8 @@ static int peer(const struct fors_sched *s, const char *host,
 	if (resolve(s, host, &sid))
 		return 1;
 	printf("phase %" PRIu64 " of %" PRIu32, p, n);
+	if (fors_sched_bound(s))
+		printf(" (bound %" PRIu32 ")", fors_sched_bound(s));
 	if (fors_sched_generation(s))
 		printf(", generation %" PRIu64, fors_sched_generation(s));
 	fputs("\nhost", stdout);

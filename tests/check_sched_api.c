@@ -233,6 +233,7 @@ START_TEST(routed_lhcb)
 	rt = route(&g, &h, 5);
 	s = load_core(rt->s);
 	ck_assert_uint_eq(fors_sched_nphases(s), 378);
+	ck_assert_uint_eq(fors_sched_bound(s), 378);
 	cross_check(s, rt->s);
 	ck_assert_uint_eq(fors_sched_generation(s), 0);
 	ck_assert_ptr_nonnull(fors_sched_method(s));
@@ -372,6 +373,9 @@ static const struct {
 	{ PRE " generation 1 generation 1" POST, 0,
 	  "t:3: key 'generation' given twice" },
 	{ PRE " generation" POST, 0, "t:3: fabric line: a key without a value" },
+	{ PRE " bound 4294967296" POST, 0, "t:3: bad value for key 'bound'" },
+	{ PRE " bound 3 bound 3" POST, 0, "t:3: key 'bound' given twice" },
+	{ PRE " bound 3 generation 5" POST, 5, NULL },
 };
 
 START_TEST(generation)
@@ -385,6 +389,8 @@ START_TEST(generation)
 	if (!gens[i].msg) {
 		ck_assert_msg(r == 0, "case %d: %s", i, err);
 		ck_assert_uint_eq(fors_sched_generation(s), gens[i].gen);
+		ck_assert_uint_eq(fors_sched_bound(s),
+				  strstr(gens[i].text, "bound 3") ? 3 : 0);
 		fors_sched_free(s);
 		return;
 	}

@@ -55,7 +55,7 @@ host() {
 
 # For every host and a few phases, the example against the file itself.
 want() {
-	echo "phase $2 of $nph, generation 7"
+	echo "phase $2 of $nph (bound $bound), generation 7"
 	echo "host $(host "$1")"
 	set -- "$(line "$2" 1 "$1")" "$(line "$2" 2 "$1")"
 	if [ -n "$1" ]; then
@@ -74,6 +74,8 @@ want() {
 
 nph=$(sed -n '2s/.* phases \([0-9]*\).*/\1/p' "$S")
 [ "$nph" -gt 20 ] && ok || ko "phases of the routed schedule: '$nph'"
+bound=$(sed -n '2s/.* bound \([0-9]*\).*/\1/p' "$S")
+[ "$bound" -gt 20 ] && [ "$bound" -le "$nph" ] && ok || ko "bound of the routed schedule: '$bound'"
 for h in $(awk '$1 == "host" { print $2 }' "$S"); do
 	for p in 0 5 $((nph - 1)); do
 		want "$h" "$p" >"$tmp/want"
@@ -92,8 +94,9 @@ peer "$tmp/gen" H000:2 4 >"$tmp/b" && peer "$tmp/gen" 6 4 >"$tmp/a" &&
 sed '3s/ 0x0000000000000000 / 0x0002c90300001234 /' "$tmp/gen" >"$tmp/guid"
 peer "$tmp/guid" 0x0002C90300001234 4 >"$tmp/b" && peer "$tmp/guid" 0 4 >"$tmp/a" &&
 	cmp -s "$tmp/a" "$tmp/b" && ok || ko "host by port GUID"
-peer "$S" 0 0 | head -1 | grep -qx "phase 0 of $nph" && ok ||
-	ko "no generation key, no generation shown"
+sed '2s/ bound [0-9]*//' "$S" >"$tmp/nobound"
+peer "$tmp/nobound" 0 0 | head -1 | grep -qx "phase 0 of $nph" && ok ||
+	ko "no generation or bound key, neither shown"
 
 # An abstract schedule: host ids only, no DLIDs.
 fors schedule --hosts-per-leaf 4 --leaves 3 --reduction 1 >"$tmp/abs"

@@ -64,6 +64,8 @@ void fors_sched_free(struct fors_sched *s);
 
 /* The fabric line. */
 uint64_t fors_sched_generation(const struct fors_sched *s);	/* 0: none */
+/* T*, the fewest phases the fabric allows (guarantee 5); 0: not given. */
+uint32_t fors_sched_bound(const struct fors_sched *s);
 uint32_t fors_sched_hosts_per_leaf(const struct fors_sched *s);	/* M0 */
 uint32_t fors_sched_leaves(const struct fors_sched *s);		/* M1 */
 uint32_t fors_sched_planes(const struct fors_sched *s);		/* Q */

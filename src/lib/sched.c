@@ -21,6 +21,7 @@ _Static_assert(FORS_MAX_HOSTS <= 1 << 16, "phase offsets are 16 bits");
 struct fors_sched {
 	struct fors_schedule *sc;	/* the file as the core read it */
 	uint64_t gen;
+	uint32_t bound;		/* the fabric line's `bound`, 0: none */
 	struct fors_sched_host *hosts;		/* file order */
 	const struct fors_sched_host **bysid;	/* [m0 * m1] */
 	const struct fors_sched_host **byguid;	/* sorted by GUID */
@@ -79,24 +80,39 @@ static int bad(const struct loader *l, size_t k, const char *fmt, uint32_t a,
 #define HOST_LINE(i) (3 + (i))
 #define XFER_LINE(s, p, g) (4 + (s)->nhosts + (p) + (g))
 
-static int generation(struct fors_sched *s, const struct loader *l)
+/* The fabric line's numeric key k, at most max, into *out (0: none). */
+static int number_key(const struct fors_sched *s, const struct loader *l,
+		      const char *k, uint64_t max, uint64_t *out)
 {
 	const struct fors_schedule *sc = s->sc;
+	char what[64];
 	const char *v;
 	size_t i, seen = 0;
 
 	for (i = 0; i < sc->nextra; i++) {
-		if (strcmp(sc->extra[i].key, "generation"))
+		if (strcmp(sc->extra[i].key, k))
 			continue;
+		snprintf(what, sizeof(what), "key '%s' given twice", k);
 		if (seen++)
-			return bad(l, FABRIC_LINE,
-				   "key 'generation' given twice", 0, 0);
+			return bad(l, FABRIC_LINE, what, 0, 0);
 		v = sc->extra[i].value;
-		if (parse_u64(&v, 0, &s->gen) || *v)
-			return bad(l, FABRIC_LINE,
-				   "bad value for key 'generation'", 0, 0);
+		snprintf(what, sizeof(what), "bad value for key '%s'", k);
+		if (parse_u64(&v, 0, out) || *v || *out > max)
+			return bad(l, FABRIC_LINE, what, 0, 0);
 	}
 	return 0;
+}
+
+/* `generation` and `bound`, the fabric line's numbers an application uses. */
+static int numbers(struct fors_sched *s, const struct loader *l)
+{
+	uint64_t b = 0;
+	int e = number_key(s, l, "generation", UINT64_MAX, &s->gen);
+
+	if (!e)
+		e = number_key(s, l, "bound", UINT32_MAX, &b);
+	s->bound = (uint32_t)b;
+	return e;
 }
 
 static int cmp_guid(const void *a, const void *b)
@@ -233,7 +249,7 @@ static int load(struct fors_sched *s, const struct loader *l)
 	e = fors_schedule_read(f, l->name, &s->sc, l->err);
 	fclose(f);
 	if (!e)
-		e = generation(s, l);
+		e = numbers(s, l);
 	if (!e)
 		e = hosts(s, l);
 	if (!e)
@@ -322,6 +338,11 @@ void fors_sched_free(struct fors_sched *s)
 uint64_t fors_sched_generation(const struct fors_sched *s)
 {
 	return s->gen;
+}
+
+uint32_t fors_sched_bound(const struct fors_sched *s)
+{
+	return s->bound;
 }
 
 uint32_t fors_sched_hosts_per_leaf(const struct fors_sched *s)
