@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "routing/assign.h"
+#include "schedule/cyclic.h"
 #include "schedule/inter.h"
 #include "lec/lec.h"
 #include "schedule/split.h"
@@ -48,6 +49,7 @@ struct assigner {
 	struct fors_assign_info *info;
 	struct fors_offmap *om;	/* NULL: every plane has its offset */
 	int stuck;		/* a transfer no plane of its offsets can take */
+	int cyclic;		/* the cyclic pattern: no Algorithm 1 ranks */
 };
 
 const char *fors_method_name(enum fors_method m)
@@ -67,8 +69,8 @@ static void ranks(struct assigner *a, uint32_t p)
 	uint32_t s, r = 0;
 
 	for (s = 0; s < a->fb->m0; s++)
-		a->rank[s] = p < a->in.pf && inter_sends(&a->in, s, p) ? r++ :
-			     UINT32_MAX;
+		a->rank[s] = !a->cyclic && p < a->in.pf &&
+			     inter_sends(&a->in, s, p) ? r++ : UINT32_MAX;
 }
 
 /* The plane Algorithm 2 gives, or -1 when it gives none. */
@@ -495,7 +497,9 @@ static int setup(struct assigner *a)
 	for (p = 0; p < fb->q; p++)
 		if (fb->impacted[p])
 			a->order[k++] = p;
-	a->info->method = !a->om && a->nunimp >= fb->m0 - fb->f ?
+	a->cyclic = fors_schedule_is_cyclic(a->s);
+	a->info->method = !a->om && !a->cyclic &&
+			  a->nunimp >= fb->m0 - fb->f ?
 			  FORS_METHOD_ALG2 : FORS_METHOD_LEC;
 	return 0;
 }

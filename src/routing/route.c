@@ -5,6 +5,7 @@
 
 #include "routing/route.h"
 #include "routing/routed.h"
+#include "schedule/cyclic.h"
 
 void fors_route_free(struct fors_route *r)
 {
@@ -17,8 +18,46 @@ void fors_route_free(struct fors_route *r)
 	free(r);
 }
 
-/* The abstract schedule of fb's present hosts. */
-static int schedule(struct fors_route *r, struct fors_schedule **abs,
+/*
+ * The cyclic schedule at the bound (doc/schedule.md): each leaf sends at
+ * most its live planes per phase. *cyc stays NULL when the search fails.
+ */
+static int cyclic(struct fors_route *r, const uint8_t *present,
+		  struct fors_schedule **cyc, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_cyclic_params cp = { fb->m0, fb->m1, fb->f, present, NULL,
+					 r->bound.t, FORS_CYCLIC_MOVES };
+	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
+	struct fors_schedule *s;
+	struct fors_error e2;
+	int e;
+
+	if (!up) {
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	for (l = 0; l < fb->m1; l++)
+		for (p = 0; p < fb->q; p++)
+			up[l] += fors_plane_live(fb, l, p);
+	cp.uplinks = up;
+	e = fors_schedule_cyclic(&cp, &s, &e2);
+	free(up);
+	if (e == FORS_ENOMEM) {
+		*err = e2;
+		return e;
+	}
+	if (!e)
+		*cyc = s;
+	return 0;
+}
+
+/*
+ * The abstract schedules of fb's present hosts: Algorithm 1's, and the
+ * cyclic one where it is wanted and Algorithm 1 is above the bound.
+ */
+static int schedule(struct fors_route *r, int want_cyclic,
+		    struct fors_schedule **abs, struct fors_schedule **cyc,
 		    struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
@@ -35,6 +74,8 @@ static int schedule(struct fors_route *r, struct fors_schedule **abs,
 		present[i] = fb->host_at[i] >= 0;
 	sp.present = present;
 	e = fors_schedule_build(abs, &sp, &r->intra, err);
+	if (!e && want_cyclic && (*abs)->nphases > r->bound.t)
+		e = cyclic(r, present, cyc, err);
 	free(present);
 	return e;
 }
@@ -155,21 +196,50 @@ static int bound_key(struct fors_route *r, struct fors_error *err)
 }
 
 /*
+ * The schedule with its planes: the cyclic one where Algorithm 1 is above
+ * the bound, unless its planes need phases split so that Algorithm 1's
+ * come out shorter. With fewer LID offsets than planes Algorithm 1 stays:
+ * the offset maps are chosen with its phases (doc/narrow-lmc.md).
+ */
+static int planned(struct fors_route *r, const struct fors_route_opts *o,
+		   struct fors_schedule **pl, struct fors_error *err)
+{
+	int narrow = o->lmc < 8 && (1u << o->lmc) < r->fb->q;
+	struct fors_schedule *abs = NULL, *cyc = NULL, *alt = NULL;
+	struct fors_assign_info first;
+	int e = schedule(r, !narrow, &abs, &cyc, err);
+
+	if (!e)
+		e = planes(r, o, cyc ? cyc : abs, pl, err);
+	if (!e && cyc && r->assign.split) {
+		first = r->assign;
+		e = planes(r, o, abs, &alt, err);
+		if (!e && alt->nphases < (*pl)->nphases) {
+			fors_schedule_free(*pl);
+			*pl = alt;
+			alt = NULL;
+		} else if (!e) {
+			r->assign = first;
+		}
+	}
+	fors_schedule_free(alt);
+	fors_schedule_free(abs);
+	fors_schedule_free(cyc);
+	return e;
+}
+
+/*
  * Each stage's product feeds the next; the planes become the routed
  * schedule (routing/routed.h).
  */
 static int stages(struct fors_route *r, const struct fors_topology *live,
 		  const struct fors_route_opts *o, struct fors_error *err)
 {
-	struct fors_schedule *abs = NULL, *pl = NULL;
+	struct fors_schedule *pl = NULL;
 	int e = bound(r, err);
 
 	if (!e)
-		e = schedule(r, &abs, err);
-
-	if (!e)
-		e = planes(r, o, abs, &pl, err);
-	fors_schedule_free(abs);
+		e = planned(r, o, &pl, err);
 	if (!e)
 		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
 				    r->om, &r->lfts, err);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "verify/verify.h"
+#include "schedule/cyclic.h"
 #include "schedule/inter.h"
 
 struct verifier {
@@ -14,6 +15,9 @@ struct verifier {
 	uint32_t *sent;		/* [hosts]: phase + 1 of last send */
 	uint32_t *recv;		/* [hosts]: phase + 1 of last receive */
 	uint32_t *lout, *lin;	/* [m1]: inter-leaf senders, receivers */
+	int cyclic;		/* the cyclic pattern, not Algorithm 1's */
+	uint32_t leave;		/* most senders out of a leaf per phase:
+				   m0 - f (Algorithm 1), or the planes */
 	struct fors_error *err;
 };
 
@@ -69,12 +73,12 @@ static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 	c->sent[x->src] = p + 1;
 	c->recv[x->dst] = p + 1;
 	if (x->src / s->m0 != x->dst / s->m0) {
-		if (++c->lout[x->src / s->m0] > s->m0 - s->f)
-			return fail(c, "more than m0 - f senders leave the leaf",
-				    p, x);
-		if (++c->lin[x->dst / s->m0] > s->m0 - s->f)
-			return fail(c, "more than m0 - f receivers enter the leaf",
-				    p, x);
+		if (++c->lout[x->src / s->m0] > c->leave)
+			return fail(c, c->cyclic ? "more senders leave the leaf than it has planes" :
+				    "more than m0 - f senders leave the leaf", p, x);
+		if (++c->lin[x->dst / s->m0] > c->leave)
+			return fail(c, c->cyclic ? "more receivers enter the leaf than it has planes" :
+				    "more than m0 - f receivers enter the leaf", p, x);
 	}
 	return check_route(c, p, x);
 }
@@ -132,7 +136,7 @@ static int check_count(struct verifier *c, int all_present)
 	const struct fors_schedule *s = c->s;
 	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared_split(s);
 
-	if (all_present && s->f > s->m0 / s->m1 && s->nphases != pf + split) {
+	if (all_present && s->f > s->m0 / s->m1 && s->nphases > pf + split) {
 		fors_error_set(c->err,
 			       "%u phases where the optimum P_f is %u%s",
 			       s->nphases, pf, split ? " plus the declared split" : "");
@@ -176,6 +180,8 @@ static int setup(struct verifier *c)
 	size_t i;
 
 	c->hosts = s->m0 * s->m1;
+	c->cyclic = fors_schedule_is_cyclic(s);
+	c->leave = c->cyclic ? s->q : s->m0 - s->f;
 	c->present = calloc(c->hosts, 1);
 	c->lid = malloc(sizeof(int64_t) * c->hosts);
 	c->seen = calloc((size_t)c->hosts * c->hosts, 1);

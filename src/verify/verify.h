@@ -9,9 +9,11 @@
  * Check what a schedule promises without looking at a fabric: every ordered
  * pair of present hosts exactly once, each host sending and receiving at
  * most once per phase, at most m0 - f inter-leaf senders and receivers per
- * leaf and phase, planes and DLIDs in range, and exactly P_f phases where
- * the FORS theorem applies (plus the phases a `split N` key declares were
- * added for a fabric that cannot carry a phase). Present hosts are those of the `host` lines,
+ * leaf and phase (Algorithm 1's pattern; at most the planes for the
+ * cyclic one, whose link loads the tables decide), planes and DLIDs in
+ * range, and never more than P_f phases where the FORS theorem applies
+ * (plus the phases a `split N` key declares were added for a fabric that
+ * cannot carry a phase). Present hosts are those of the `host` lines,
  * or every slot when there are none. FORS_OK, or FORS_EVERIFY with the
  * first violation in err.
  */

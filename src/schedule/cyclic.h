@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_CYCLIC_H
+#define FORS_CYCLIC_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+#include "schedule/schedule.h"
+
+/* What the cyclic schedule is computed for. */
+struct fors_cyclic_params {
+	uint32_t m0, m1, f;	/* the fabric line's shape and reduction */
+	const uint8_t *present;	/* [m0 * m1]: 1 = host port present */
+	const uint32_t *uplinks;	/* [m1]: most transfers a phase may
+					   send out of, or into, the leaf */
+	uint32_t t;		/* the phases wanted: T* */
+	uint64_t moves;		/* the search's budget */
+};
+
+/* The placement search's budget in the pipeline: swaps tried. */
+#define FORS_CYCLIC_MOVES 20000
+
+/*
+ * A schedule of the present hosts in exactly cp->t phases (cp->t at least
+ * hosts - 1), with no leaf sending or receiving more than its uplinks in a
+ * phase (doc/schedule.md, "The cyclic schedule"): the hosts on a circle of
+ * t + 1 positions, each sending in phase p to the position p ahead.
+ * Planes and DLIDs are unset; the fabric line gets `pattern cyclic`.
+ * FORS_EINVAL when the search finds no placement within its budget (err
+ * says how many transfers stayed over), FORS_ENOMEM.
+ */
+int fors_schedule_cyclic(const struct fors_cyclic_params *cp,
+			 struct fors_schedule **out, struct fors_error *err);
+
+/* 1 when s has the cyclic pattern (`pattern cyclic`), not Algorithm 1's. */
+int fors_schedule_is_cyclic(const struct fors_schedule *s);
+
+#endif
