@@ -33,6 +33,21 @@ static int augment(const struct lec_problem *p, const int *edges, int i,
 }
 
 /*
+ * Hall holds at once when every list at v is at least as long as v has
+ * edges: any k of them offer at least that many colours.
+ */
+static int lists_long(const struct lec_problem *p, const int *vstart,
+		      const int *vedges, int v)
+{
+	int i, deg = vstart[v + 1] - vstart[v];
+
+	for (i = vstart[v]; i < vstart[v + 1]; i++)
+		if (p->lstart[vedges[i] + 1] - p->lstart[vedges[i]] < deg)
+			return 0;
+	return 1;
+}
+
+/*
  * Necessary condition: the edges at each vertex need distinct colours from
  * their lists, i.e. a matching of edges into colours that covers them all.
  */
@@ -49,6 +64,8 @@ static int vertex_hall(const struct lec_problem *p, const int *vstart,
 		return -1;
 	}
 	for (v = 0; v < nv && ok; v++) {
+		if (lists_long(p, vstart, vedges, v))
+			continue;
 		memset(owner, 0xff, sizeof(int) * p->ncolours);
 		for (i = vstart[v]; i < vstart[v + 1] && ok; i++)
 			ok = augment(p, vedges + vstart[v], i - vstart[v],
