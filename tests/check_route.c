@@ -132,10 +132,15 @@ static void cut_random(struct fors_netgen *g, uint8_t *failed, uint32_t max)
 		failed[rnd() % total] = 1;
 }
 
-/* Seeded random fabrics: every result verified, or refused for cause. */
+/*
+ * Seeded random fabrics: every result verified, or refused for cause; no
+ * verified schedule has fewer phases than the bound, and the totals of
+ * phases and bounds are printed (doc/schedule.md).
+ */
 START_TEST(random_fabrics)
 {
-	int trial, routed = 0, refused = 0;
+	int trial, routed = 0, refused = 0, at = 0;
+	uint64_t phases = 0, bounds = 0;
 
 	test_rng = 0x5eed0000u + (uint64_t)_i;
 	for (trial = 0; trial < 40; trial++) {
@@ -171,6 +176,10 @@ START_TEST(random_fabrics)
 		if (fors_route_compute(live, ref, &o, &r, &err) == FORS_OK) {
 			fors_route_free(r);
 			r = route_ok(live, ref, o.lmc, what);
+			ck_assert_uint_ge(r->s->nphases, r->bound.t);
+			phases += r->s->nphases;
+			bounds += r->bound.t;
+			at += r->s->nphases == r->bound.t;
 			if (r->fb->f > m0 / m1 && r->fb->nhosts == m0 * m1)
 				ck_assert_uint_eq(r->s->nphases,
 						  fors_pf(m0, m1, r->fb->f) +
@@ -189,6 +198,9 @@ START_TEST(random_fabrics)
 		free(failed);
 	}
 	ck_assert_int_gt(routed, 20);
+	fprintf(stderr, "random_fabrics %d: %d routed, %d at the bound; %llu phases, bound %llu\n",
+		_i, routed, at, (unsigned long long)phases,
+		(unsigned long long)bounds);
 }
 END_TEST
 
