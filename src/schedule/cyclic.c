@@ -43,6 +43,7 @@ struct circle {
 	uint32_t *at;		/* [n]: index of the position in its list */
 	int32_t *out, *in;	/* [nc * n]: cover_k(d), forwards, backwards */
 	int64_t cost;		/* covers missing, summed: transfers over */
+	uint64_t work;		/* covers changed so far */
 	uint64_t rng;
 };
 
@@ -65,6 +66,7 @@ static void cover(struct circle *c, int32_t *a, uint32_t k, uint32_t d,
 	int32_t *v = &a[(size_t)k * c->n + d];
 
 	c->cost -= missing(*v, c->need[k]);
+	c->work++;
 	*v += sign;
 	c->cost += missing(*v, c->need[k]);
 }
@@ -199,17 +201,25 @@ static void start_covers(struct circle *c)
 }
 
 /*
- * Swaps of a constrained leaf's position with any other, kept when the
- * excess grows by at most a threshold that falls from 2 to 0 over the
- * budget: uphill steps early, only downhill ones at the end.
+ * Simulated annealing over swaps of a constrained leaf's position with any
+ * other: a swap that adds d missing covers is kept with probability
+ * a^d, a falling geometrically from 0.8 to 0.003 over the budget. The
+ * search gives up when the best placement has not improved for a
+ * tenth of the budget, or when its covers changed cp->work times: a
+ * placement the plateau hides is not worth the subnet manager's time
+ * (doc/schedule.md).
  */
 static void search(struct circle *c)
 {
-	uint64_t m, budget = c->cp->moves;
+	uint64_t m, budget = c->cp->moves, best_at = 0;
+	double a = 0.8, fall = budget ? 1.0 - 5.6 / (double)budget : 1.0;
+	int64_t best = c->cost;
 
-	for (m = 0; m < budget && c->cost > 0; m++) {
-		int64_t before = c->cost;
+	for (m = 0; m < budget && c->cost > 0 && m - best_at <= budget / 10 &&
+	     c->work < c->cp->work; m++, a *= fall) {
+		int64_t before = c->cost, d;
 		uint32_t k = next(c, c->nc), x, y;
+		double p = 1.0;
 
 		if (!c->npos[k])
 			continue;
@@ -218,8 +228,14 @@ static void search(struct circle *c)
 		if (c->cls[y] == c->cls[x])
 			continue;
 		swap(c, x, y);
-		if (c->cost > before + (int64_t)(3 * (budget - m) / budget))
+		for (d = before; d < c->cost; d++)
+			p *= a;
+		if (p < 1.0 && next(c, 1u << 30) >= p * (double)(1u << 30))
 			swap(c, x, y);
+		if (c->cost < best) {
+			best = c->cost;
+			best_at = m;
+		}
 	}
 }
 
@@ -348,9 +364,8 @@ int fors_schedule_cyclic(const struct fors_cyclic_params *cp,
 		search(&c);
 	}
 	if (!e && c.cost) {
-		fors_error_set(err, "no placement in %u phases within %llu moves: %lld transfers over the uplinks",
-			       cp->t, (unsigned long long)cp->moves,
-			       (long long)c.cost);
+		fors_error_set(err, "no placement in %u phases within the search's budget: %lld transfers over the uplinks",
+			       cp->t, (long long)c.cost);
 		e = FORS_EINVAL;
 	}
 	if (!e) {

@@ -14,11 +14,13 @@ struct fors_cyclic_params {
 	const uint32_t *uplinks;	/* [m1]: most transfers a phase may
 					   send out of, or into, the leaf */
 	uint32_t t;		/* the phases wanted: T* */
-	uint64_t moves;		/* the search's budget */
+	uint64_t moves;		/* the search's budget: swaps tried */
+	uint64_t work;		/* and counts changed (time) */
 };
 
-/* The placement search's budget in the pipeline: swaps tried. */
+/* The placement search's budget in the pipeline: swaps, counts changed. */
 #define FORS_CYCLIC_MOVES 20000
+#define FORS_CYCLIC_WORK 4000000
 
 /*
  * A schedule of the present hosts in exactly cp->t phases (cp->t at least
