@@ -28,7 +28,7 @@ static int cyclic(struct fors_route *r, const uint8_t *present,
 	const struct fors_fabric *fb = r->fb;
 	struct fors_cyclic_params cp = { fb->m0, fb->m1, fb->f, present, NULL,
 					 r->bound.t, FORS_CYCLIC_MOVES,
-					 FORS_CYCLIC_WORK };
+					 FORS_CYCLIC_WORK, FORS_CYCLIC_SWAPS };
 	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
 	struct fors_schedule *s;
 	struct fors_error e2;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "schedule/cyclic.h"
+#include "schedule/rebalance.h"
 
 /*
  * The circle. For a leaf k with more hosts than uplinks, S_k its
@@ -293,62 +294,130 @@ static void release(struct circle *c)
 	free(c->in);
 }
 
-/* Phase p - 1: every host sends to the host p positions ahead, if any. */
-static void emit(const struct circle *c, const uint32_t *posof,
-		 struct fors_schedule *s, uint32_t p)
+/* The placement as phase tables over the hosts, numbered in sid order. */
+struct tables {
+	struct fors_phases ph;
+	uint32_t *sid;		/* [nh]: the host's id */
+	uint32_t *leaf;		/* [nh] */
+	uint32_t *idx;		/* [m0 * m1]: the host's number */
+};
+
+static void tables_free(struct tables *tb)
 {
-	const struct fors_cyclic_params *cp = c->cp;
-	size_t k = s->start[p - 1];
-	uint32_t h;
-
-	for (h = 0; h < cp->m0 * cp->m1; h++) {
-		uint32_t b;
-
-		if (!cp->present[h])
-			continue;
-		b = c->host[(posof[h] + p) % c->n];
-		if (b != UINT32_MAX)
-			s->xfers[k++] = (struct fors_xfer){ h, b, -1, -1 };
-	}
-	s->start[p] = k;
+	free(tb->ph.send);
+	free(tb->ph.recv);
+	free(tb->sid);
+	free(tb->leaf);
+	free(tb->idx);
 }
 
-static struct fors_schedule *build(const struct circle *c, uint32_t *posof)
+/* Phase p (shift p + 1): every host sends to the host that far ahead. */
+static int tables_of(const struct circle *c, struct tables *tb)
 {
 	const struct fors_cyclic_params *cp = c->cp;
-	struct fors_schedule *s = calloc(1, sizeof(*s));
-	size_t hosts = 0;
-	uint32_t x, p;
+	uint32_t h, x, p, nh = 0, all = cp->m0 * cp->m1;
+	size_t cells;
 
-	for (x = 0; x < c->n; x++)
-		if (c->host[x] != UINT32_MAX) {
-			posof[c->host[x]] = x;
-			hosts++;
+	tb->sid = malloc(sizeof(uint32_t) * (all + 1));
+	tb->leaf = malloc(sizeof(uint32_t) * (all + 1));
+	tb->idx = malloc(sizeof(uint32_t) * (all + 1));
+	if (!tb->sid || !tb->leaf || !tb->idx)
+		return FORS_ENOMEM;
+	for (h = 0; h < all; h++)
+		if (cp->present[h]) {
+			tb->idx[h] = nh;
+			tb->leaf[nh] = h / cp->m0;
+			tb->sid[nh++] = h;
 		}
+	cells = (size_t)cp->t * nh + 1;
+	tb->ph = (struct fors_phases){ cp->t, nh, cp->m1, NULL, NULL,
+				       tb->leaf, cp->uplinks };
+	tb->ph.send = malloc(sizeof(uint32_t) * cells);
+	tb->ph.recv = malloc(sizeof(uint32_t) * cells);
+	if (!tb->ph.send || !tb->ph.recv)
+		return FORS_ENOMEM;
+	memset(tb->ph.recv, 0xff, sizeof(uint32_t) * cells);
+	for (p = 0; p < cp->t; p++)
+		for (x = 0; x < c->n; x++) {
+			uint32_t a = c->host[x], b = c->host[(x + p + 1) % c->n];
+			size_t row = (size_t)p * nh;
+
+			if (a == UINT32_MAX)
+				continue;
+			b = b == UINT32_MAX ? FORS_IDLE : tb->idx[b];
+			tb->ph.send[row + tb->idx[a]] = b;
+			if (b != FORS_IDLE)
+				tb->ph.recv[row + b] = tb->idx[a];
+		}
+	return 0;
+}
+
+static struct fors_schedule *build(const struct fors_cyclic_params *cp,
+				   const struct tables *tb)
+{
+	struct fors_schedule *s = calloc(1, sizeof(*s));
+	uint32_t nh = tb->ph.nh, p, a, b;
+	size_t k = 0;
+
 	if (!s)
 		return NULL;
 	*s = (struct fors_schedule){ .m0 = cp->m0, .m1 = cp->m1, .q = cp->m0,
 				     .f = cp->f, .m = cp->f, .lmc = -1,
 				     .nphases = cp->t };
 	s->start = calloc(cp->t + 1, sizeof(size_t));
-	s->xfers = malloc(sizeof(struct fors_xfer) * (hosts * hosts + 1));
+	s->xfers = malloc(sizeof(struct fors_xfer) * ((size_t)nh * nh + 1));
 	if (!s->start || !s->xfers ||
 	    fors_schedule_add_key(s, "pattern", "cyclic")) {
 		fors_schedule_free(s);
 		return NULL;
 	}
-	for (p = 1; p <= cp->t; p++)
-		emit(c, posof, s, p);
-	s->nxfers = s->start[cp->t];
+	for (p = 0; p < cp->t; p++) {
+		for (a = 0; a < nh; a++) {
+			b = tb->ph.send[(size_t)p * nh + a];
+			if (b != FORS_IDLE)
+				s->xfers[k++] = (struct fors_xfer){
+					tb->sid[a], tb->sid[b], -1, -1 };
+		}
+		s->start[p + 1] = k;
+	}
+	s->nxfers = k;
 	return s;
+}
+
+/*
+ * The placement's phases, rebalanced where a leaf is still over its
+ * uplinks (schedule/rebalance.c), as a schedule.
+ */
+static int finish(const struct circle *c, struct fors_schedule **out,
+		  struct fors_error *err)
+{
+	const struct fors_cyclic_params *cp = c->cp;
+	struct tables tb = { 0 };
+	int64_t left = 0;
+	int e = tables_of(c, &tb);
+
+	if (!e && c->cost)
+		left = fors_rebalance(&tb.ph, cp->swaps, c->rng);
+	if (!e && left < 0)
+		e = FORS_ENOMEM;
+	if (!e && left > 0) {
+		fors_error_set(err, "no schedule in %u phases within the search's budget: %lld transfers over the uplinks",
+			       cp->t, (long long)left);
+		e = FORS_EINVAL;
+	}
+	if (!e) {
+		*out = build(cp, &tb);
+		e = *out ? 0 : FORS_ENOMEM;
+	}
+	tables_free(&tb);
+	return e;
 }
 
 int fors_schedule_cyclic(const struct fors_cyclic_params *cp,
 			 struct fors_schedule **out, struct fors_error *err)
 {
 	struct circle c = { 0 };
-	uint32_t *posof = malloc(sizeof(uint32_t) * (cp->m0 * cp->m1 + 1));
-	int e = posof ? setup(&c, cp) : FORS_ENOMEM;
+	int e = setup(&c, cp);
 	uint32_t h, n = 0;
 
 	*out = NULL;
@@ -362,20 +431,11 @@ int fors_schedule_cyclic(const struct fors_cyclic_params *cp,
 		start_covers(&c);
 		place(&c);
 		search(&c);
-	}
-	if (!e && c.cost) {
-		fors_error_set(err, "no placement in %u phases within the search's budget: %lld transfers over the uplinks",
-			       cp->t, (long long)c.cost);
-		e = FORS_EINVAL;
-	}
-	if (!e) {
-		*out = build(&c, posof);
-		e = *out ? 0 : FORS_ENOMEM;
+		e = finish(&c, out, err);
 	}
 	if (e == FORS_ENOMEM)
 		fors_error_set(err, "out of memory while building the cyclic schedule");
 	release(&c);
-	free(posof);
 	return e;
 }
 

@@ -16,11 +16,13 @@ struct fors_cyclic_params {
 	uint32_t t;		/* the phases wanted: T* */
 	uint64_t moves;		/* the search's budget: swaps tried */
 	uint64_t work;		/* and counts changed (time) */
+	uint64_t swaps;		/* the rebalancing's budget: swaps tried */
 };
 
 /* The placement search's budget in the pipeline: swaps, counts changed. */
 #define FORS_CYCLIC_MOVES 20000
 #define FORS_CYCLIC_WORK 4000000
+#define FORS_CYCLIC_SWAPS 20000
 
 /*
  * A schedule of the present hosts in exactly cp->t phases (cp->t at least

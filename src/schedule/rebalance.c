@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Phases rebalanced between leaves. A phase is a matching of senders to
+ * receivers; two phases p and q together form paths and even cycles
+ * alternating between them. Swapping p and q along one of them (a Kempe
+ * swap, as König's edge colouring proof does) keeps every host at one
+ * send and one receive per phase and every pair in one phase, and moves
+ * the path's transfers from p to q and back. A leaf over its cap in p
+ * gives one of its transfers to a phase where it has room, along the
+ * path through that transfer, when the swap lowers the total excess.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule/rebalance.h"
+
+/* One transfer of a path: sender, receiver, and the phase it is in. */
+struct hop {
+	uint32_t s, r, p;
+};
+
+struct rb {
+	struct fors_phases *ph;
+	int32_t *out, *in;	/* [t * m1]: transfers leaving, entering */
+	int64_t *pex;		/* [t]: excess of the phase */
+	int64_t cost;		/* excess of all phases */
+	struct hop *path;	/* [2 * nh + 2] */
+	uint32_t len;
+	uint32_t *first, *hosts;	/* hosts by leaf (CSR) */
+	uint64_t rng;
+};
+
+static uint32_t next(struct rb *b, uint32_t bound)
+{
+	b->rng ^= b->rng << 13;
+	b->rng ^= b->rng >> 7;
+	b->rng ^= b->rng << 17;
+	return (uint32_t)((b->rng >> 11) % bound);
+}
+
+static int64_t excess(const struct rb *b, uint32_t p, uint32_t l)
+{
+	const struct fors_phases *ph = b->ph;
+	int32_t o = b->out[(size_t)p * ph->m1 + l];
+	int32_t i = b->in[(size_t)p * ph->m1 + l];
+	int32_t c = (int32_t)ph->cap[l];
+
+	return (o > c ? o - c : 0) + (i > c ? i - c : 0);
+}
+
+/* Transfer s -> r counted into (sign 1) or out of (-1) phase p. */
+static void count(struct rb *b, uint32_t s, uint32_t r, uint32_t p,
+		  int sign)
+{
+	const struct fors_phases *ph = b->ph;
+	uint32_t ls = ph->leaf[s], lr = ph->leaf[r];
+
+	if (ls == lr)
+		return;
+	b->pex[p] -= excess(b, p, ls) + excess(b, p, lr);
+	b->cost -= excess(b, p, ls) + excess(b, p, lr);
+	b->out[(size_t)p * ph->m1 + ls] += sign;
+	b->in[(size_t)p * ph->m1 + lr] += sign;
+	b->pex[p] += excess(b, p, ls) + excess(b, p, lr);
+	b->cost += excess(b, p, ls) + excess(b, p, lr);
+}
+
+static void add_hop(struct rb *b, uint32_t s, uint32_t r, uint32_t p)
+{
+	b->path[b->len++] = (struct hop){ s, r, p };
+}
+
+/* The path (or cycle) of phases p and q through p's transfer a -> r0. */
+static void path(struct rb *b, uint32_t a, uint32_t p, uint32_t q)
+{
+	const struct fors_phases *ph = b->ph;
+	const uint32_t *sp = ph->send + (size_t)p * ph->nh;
+	const uint32_t *sq = ph->send + (size_t)q * ph->nh;
+	const uint32_t *rp = ph->recv + (size_t)p * ph->nh;
+	const uint32_t *rq = ph->recv + (size_t)q * ph->nh;
+	uint32_t x = sp[a], s, r;
+
+	b->len = 0;
+	add_hop(b, a, x, p);
+	for (;;) {		/* from the receiver's side */
+		s = rq[x];
+		if (s == FORS_IDLE)
+			break;
+		add_hop(b, s, x, q);
+		if (s == a)
+			return;	/* a cycle: every hop found */
+		x = sp[s];
+		if (x == FORS_IDLE)
+			break;
+		add_hop(b, s, x, p);
+	}
+	for (s = a;;) {		/* from the sender's side */
+		r = sq[s];
+		if (r == FORS_IDLE)
+			break;
+		add_hop(b, s, r, q);
+		s = rp[r];
+		if (s == FORS_IDLE)
+			break;
+		add_hop(b, s, r, p);
+	}
+}
+
+/* Every hop of the path to the other phase of p and q. */
+static void swap(struct rb *b, uint32_t p, uint32_t q)
+{
+	struct fors_phases *ph = b->ph;
+	uint32_t i;
+
+	for (i = 0; i < b->len; i++) {
+		struct hop *h = &b->path[i];
+
+		count(b, h->s, h->r, h->p, -1);
+		ph->send[(size_t)h->p * ph->nh + h->s] = FORS_IDLE;
+		ph->recv[(size_t)h->p * ph->nh + h->r] = FORS_IDLE;
+		h->p = h->p == p ? q : p;
+	}
+	for (i = 0; i < b->len; i++) {
+		struct hop *h = &b->path[i];
+
+		count(b, h->s, h->r, h->p, 1);
+		ph->send[(size_t)h->p * ph->nh + h->s] = h->r;
+		ph->recv[(size_t)h->p * ph->nh + h->r] = h->s;
+	}
+}
+
+/* A phase over a cap, by sampling; FORS_IDLE when the cost is 0. */
+static uint32_t over_phase(struct rb *b)
+{
+	uint32_t i, p;
+
+	for (i = 0; b->cost && i < 4 * b->ph->t; i++) {
+		p = next(b, b->ph->t);
+		if (b->pex[p])
+			return p;
+	}
+	for (p = 0; b->cost && p < b->ph->t; p++)
+		if (b->pex[p])
+			return p;
+	return FORS_IDLE;
+}
+
+/*
+ * A transfer of phase p that adds to leaf l's excess there: out of l if
+ * it sends too many, else into l. Its sender, or FORS_IDLE.
+ */
+static uint32_t culprit(struct rb *b, uint32_t p, uint32_t l, int *dir)
+{
+	const struct fors_phases *ph = b->ph;
+	const uint32_t *sp = ph->send + (size_t)p * ph->nh;
+	const uint32_t *rp = ph->recv + (size_t)p * ph->nh;
+	uint32_t n = b->first[l + 1] - b->first[l], i, k, h, o;
+
+	*dir = b->out[(size_t)p * ph->m1 + l] > (int32_t)ph->cap[l];
+	for (i = 0, k = next(b, n); i < n; i++) {
+		h = b->hosts[b->first[l] + (i + k) % n];
+		o = *dir ? sp[h] : rp[h];
+		if (o != FORS_IDLE && ph->leaf[o] != l)
+			return *dir ? h : o;
+	}
+	return FORS_IDLE;
+}
+
+/* A phase other than p where leaf l has room in direction dir. */
+static uint32_t room(struct rb *b, uint32_t p, uint32_t l, int dir)
+{
+	const struct fors_phases *ph = b->ph;
+	uint32_t i, q;
+
+	for (i = 0; i < 16; i++) {
+		q = next(b, ph->t);
+		if (q != p && (dir ? b->out : b->in)[(size_t)q * ph->m1 + l] <
+		    (int32_t)ph->cap[l])
+			return q;
+	}
+	return FORS_IDLE;
+}
+
+/* One try: a Kempe swap kept when it does not raise the excess. */
+static void step(struct rb *b)
+{
+	const struct fors_phases *ph = b->ph;
+	uint32_t p = over_phase(b), l, a, q;
+	int64_t before = b->cost;
+	int dir;
+
+	for (l = 0; p != FORS_IDLE && l < ph->m1 && !excess(b, p, l); l++)
+		;
+	if (p == FORS_IDLE || l == ph->m1)
+		return;
+	a = culprit(b, p, l, &dir);
+	q = a == FORS_IDLE ? FORS_IDLE : room(b, p, l, dir);
+	if (q == FORS_IDLE)
+		return;
+	path(b, a, p, q);
+	swap(b, p, q);
+	if (b->cost > before)
+		swap(b, p, q);
+}
+
+static int setup(struct rb *b, struct fors_phases *ph, uint64_t seed)
+{
+	size_t cells = (size_t)ph->t * ph->m1 + 1;
+	uint32_t h, p, l;
+
+	b->ph = ph;
+	b->rng = seed | 1;
+	b->out = calloc(cells, sizeof(int32_t));
+	b->in = calloc(cells, sizeof(int32_t));
+	b->pex = calloc(ph->t + 1, sizeof(int64_t));
+	b->path = malloc(sizeof(struct hop) * (2 * (size_t)ph->nh + 2));
+	b->first = calloc(ph->m1 + 2, sizeof(uint32_t));
+	b->hosts = malloc(sizeof(uint32_t) * (ph->nh + 1));
+	if (!b->out || !b->in || !b->pex || !b->path || !b->first || !b->hosts)
+		return -1;
+	for (h = 0; h < ph->nh; h++)
+		b->first[ph->leaf[h] + 2]++;
+	for (l = 0; l < ph->m1; l++)
+		b->first[l + 2] += b->first[l + 1];
+	for (h = 0; h < ph->nh; h++)
+		b->hosts[b->first[ph->leaf[h] + 1]++] = h;
+	for (p = 0; p < ph->t; p++)
+		for (h = 0; h < ph->nh; h++)
+			if (ph->send[(size_t)p * ph->nh + h] != FORS_IDLE)
+				count(b, h, ph->send[(size_t)p * ph->nh + h],
+				      p, 1);
+	return 0;
+}
+
+int64_t fors_rebalance(struct fors_phases *ph, uint64_t budget,
+		       uint64_t seed)
+{
+	struct rb b = { 0 };
+	int64_t r = setup(&b, ph, seed);
+	uint64_t i;
+
+	for (i = 0; !r && b.cost && i < budget; i++)
+		step(&b);
+	if (!r)
+		r = b.cost;
+	free(b.out);
+	free(b.in);
+	free(b.pex);
+	free(b.path);
+	free(b.first);
+	free(b.hosts);
+	return r;
+}
