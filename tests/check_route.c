@@ -13,6 +13,7 @@
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"
+#include "schedule/cyclic.h"
 #include "schedule/inter.h"
 
 /* The paper numbers leaves SW0..17 and spines SW18..37 (Fig. 2). */
@@ -60,8 +61,11 @@ static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc)
 	ck_assert_uint_eq(r->assign.split, 0);
 	if (sc->f > 1)	/* the FORS theorem: floor(M0/M1) = 1 < f */
 		ck_assert_uint_eq(r->s->nphases, fors_pf(20, 18, sc->f));
-	else
+	else if (r->om)	/* narrow: Algorithm 1, 359 and 360 infeasible */
 		ck_assert_uint_eq(r->s->nphases, 361);
+	else		/* the cyclic schedule at N - 1 */
+		ck_assert_uint_eq(r->s->nphases, 359);
+	ck_assert_uint_eq(r->bound.t, sc->f > 1 ? fors_pf(20, 18, sc->f) : 359);
 	fors_topology_free(ref);
 	r->live = NULL;		/* the checks are done */
 	fors_topology_free(live);
@@ -73,8 +77,10 @@ START_TEST(paper_scenarios)
 	const struct scenario *sc = &paper[_i];
 	struct fors_route *r = paper_route(sc, 5);
 
-	ck_assert_int_eq(r->assign.method, sc->m <= sc->f ? FORS_METHOD_ALG2 :
-						 FORS_METHOD_LEC);
+	ck_assert_int_eq(r->assign.method,
+			 sc->m <= sc->f && !fors_schedule_is_cyclic(r->s) ?
+			 FORS_METHOD_ALG2 : FORS_METHOD_LEC);
+	ck_assert_int_eq(fors_schedule_is_cyclic(r->s), sc->f <= 1);
 	ck_assert_ptr_null(r->om);
 	fors_route_free(r);
 }
