@@ -20,7 +20,7 @@ struct fors_cyclic_params {
 };
 
 /* The placement search's budget in the pipeline: swaps, counts changed. */
-#define FORS_CYCLIC_MOVES 20000
+#define FORS_CYCLIC_MOVES 2000
 #define FORS_CYCLIC_WORK 4000000
 #define FORS_CYCLIC_SWAPS 20000
 

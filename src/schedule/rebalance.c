@@ -27,6 +27,9 @@ struct rb {
 	struct hop *path;	/* [2 * nh + 2] */
 	uint32_t len;
 	uint32_t *first, *hosts;	/* hosts by leaf (CSR) */
+	int32_t *dout, *din;	/* [2 * m1]: a path's change to p, to q */
+	uint32_t *touched, ntouched;	/* the leaves it changes */
+	uint8_t *mark;		/* [m1] */
 	uint64_t rng;
 };
 
@@ -104,6 +107,58 @@ static void path(struct rb *b, uint32_t a, uint32_t p, uint32_t q)
 			break;
 		add_hop(b, s, r, p);
 	}
+}
+
+static int64_t over(int32_t v, uint32_t cap)
+{
+	return v > (int32_t)cap ? v - (int32_t)cap : 0;
+}
+
+static void note(struct rb *b, uint32_t l, int k, int32_t *d, int sign)
+{
+	if (!b->mark[l]) {
+		b->mark[l] = 1;
+		b->touched[b->ntouched++] = l;
+	}
+	d[(size_t)k * b->ph->m1 + l] += sign;
+}
+
+/* How the total excess would change if the path swapped p and q. */
+static int64_t change(struct rb *b, uint32_t p, uint32_t q)
+{
+	const struct fors_phases *ph = b->ph;
+	int64_t d = 0;
+	uint32_t i, l;
+	int k;
+
+	for (i = 0; i < b->len; i++) {
+		const struct hop *h = &b->path[i];
+		uint32_t ls = ph->leaf[h->s], lr = ph->leaf[h->r];
+
+		if (ls == lr)
+			continue;
+		k = h->p == q;	/* leaves phase k for phase !k */
+		note(b, ls, k, b->dout, -1);
+		note(b, ls, !k, b->dout, 1);
+		note(b, lr, k, b->din, -1);
+		note(b, lr, !k, b->din, 1);
+	}
+	for (i = 0; i < b->ntouched; i++) {
+		l = b->touched[i];
+		for (k = 0; k < 2; k++) {
+			size_t at = (size_t)(k ? q : p) * ph->m1 + l;
+			size_t dk = (size_t)k * ph->m1 + l;
+
+			d += over(b->out[at] + b->dout[dk], ph->cap[l]) -
+			     over(b->out[at], ph->cap[l]) +
+			     over(b->in[at] + b->din[dk], ph->cap[l]) -
+			     over(b->in[at], ph->cap[l]);
+			b->dout[dk] = b->din[dk] = 0;
+		}
+		b->mark[l] = 0;
+	}
+	b->ntouched = 0;
+	return d;
 }
 
 /* Every hop of the path to the other phase of p and q. */
@@ -186,7 +241,6 @@ static void step(struct rb *b)
 {
 	const struct fors_phases *ph = b->ph;
 	uint32_t p = over_phase(b), l, a, q;
-	int64_t before = b->cost;
 	int dir;
 
 	for (l = 0; p != FORS_IDLE && l < ph->m1 && !excess(b, p, l); l++)
@@ -198,8 +252,7 @@ static void step(struct rb *b)
 	if (q == FORS_IDLE)
 		return;
 	path(b, a, p, q);
-	swap(b, p, q);
-	if (b->cost > before)
+	if (change(b, p, q) <= 0)
 		swap(b, p, q);
 }
 
@@ -216,7 +269,12 @@ static int setup(struct rb *b, struct fors_phases *ph, uint64_t seed)
 	b->path = malloc(sizeof(struct hop) * (2 * (size_t)ph->nh + 2));
 	b->first = calloc(ph->m1 + 2, sizeof(uint32_t));
 	b->hosts = malloc(sizeof(uint32_t) * (ph->nh + 1));
-	if (!b->out || !b->in || !b->pex || !b->path || !b->first || !b->hosts)
+	b->dout = calloc(2 * (size_t)ph->m1 + 1, sizeof(int32_t));
+	b->din = calloc(2 * (size_t)ph->m1 + 1, sizeof(int32_t));
+	b->touched = malloc(sizeof(uint32_t) * (ph->m1 + 1));
+	b->mark = calloc(ph->m1 + 1, 1);
+	if (!b->out || !b->in || !b->pex || !b->path || !b->first ||
+	    !b->hosts || !b->dout || !b->din || !b->touched || !b->mark)
 		return -1;
 	for (h = 0; h < ph->nh; h++)
 		b->first[ph->leaf[h] + 2]++;
@@ -249,5 +307,9 @@ int64_t fors_rebalance(struct fors_phases *ph, uint64_t budget,
 	free(b.path);
 	free(b.first);
 	free(b.hosts);
+	free(b.dout);
+	free(b.din);
+	free(b.touched);
+	free(b.mark);
 	return r;
 }
