@@ -2,8 +2,9 @@
 /*
  * The whole route (analysis, schedule, spine assignment, LFTs) on the LHCb
  * fabric FT(2;20,18) at LMC 5: the paper's scenarios and seeded random
- * failures up to half the bandwidth. Prints min/median/max per class and
- * the phases that had to be split; then the verification the plugin runs
+ * failures up to half the bandwidth. Prints min/median/max per class, the
+ * phases that had to be split, and the total phases against the total
+ * bound T*; then the verification the plugin runs
  * before installing (fors_check_routes on the paper's scenarios). See
  * doc/performance.md.
  */
@@ -28,6 +29,8 @@ struct cls {
 	double ms[MAXRUNS];
 	int n;
 	uint32_t split, unproven;
+	uint64_t phases, bound;	/* totals: phases routed, T* */
+	uint32_t at;		/* routings at T* */
 };
 
 static double now_ms(void)
@@ -119,6 +122,9 @@ static int run(const struct fors_topology *ref, const uint8_t *failed,
 		c->ms[c->n++] = ms;
 	c->split += r->assign.split;
 	c->unproven += r->assign.unproven;
+	c->phases += r->s->nphases;
+	c->bound += r->bound.t;
+	c->at += r->s->nphases == r->bound.t;
 	if (verified && check(r, live)) {
 		fors_route_free(r);
 		fors_topology_free(live);
@@ -147,6 +153,13 @@ static void print(const char *set, const struct cls *c)
 	printf("%-8s %-26s %4d runs  min %7.1f  median %7.1f  max %7.1f ms  split %u (unproven %u)\n",
 	       set, c->name, c->n, ms[0], ms[c->n / 2], ms[c->n - 1],
 	       c->split, c->unproven);
+	if (!c->bound)
+		return;
+	printf("%-8s %-26s phases %llu, T* %llu (%+.1f%%), %u of %d at T*\n",
+	       "", "", (unsigned long long)c->phases,
+	       (unsigned long long)c->bound,
+	       c->bound ? 100.0 * ((double)c->phases - (double)c->bound) /
+			  (double)c->bound : 0.0, c->at, c->n);
 }
 
 static uint64_t rng = 0x10bc;
