@@ -23,17 +23,19 @@ void fors_route_free(struct fors_route *r)
  * most its live planes per phase. *cyc stays NULL when the search fails.
  */
 static int cyclic(struct fors_route *r, const uint8_t *present,
-		  struct fors_schedule **cyc, struct fors_error *err)
+		  uint64_t seed, struct fors_schedule **cyc,
+		  struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_cyclic_params cp = { fb->m0, fb->m1, fb->f, present, NULL,
 					 r->bound.t, FORS_CYCLIC_MOVES,
-					 FORS_CYCLIC_WORK, FORS_CYCLIC_SWAPS };
+					 FORS_CYCLIC_WORK, FORS_CYCLIC_SWAPS,
+					 seed };
 	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
-	struct fors_schedule *s;
 	struct fors_error e2;
 	int e;
 
+	*cyc = NULL;
 	if (!up) {
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
@@ -42,43 +44,30 @@ static int cyclic(struct fors_route *r, const uint8_t *present,
 		for (p = 0; p < fb->q; p++)
 			up[l] += fors_plane_live(fb, l, p);
 	cp.uplinks = up;
-	e = fors_schedule_cyclic(&cp, &s, &e2);
+	e = fors_schedule_cyclic(&cp, cyc, &e2);
 	free(up);
-	if (e == FORS_ENOMEM) {
+	if (e == FORS_ENOMEM)
 		*err = e2;
-		return e;
-	}
-	if (!e)
-		*cyc = s;
-	return 0;
+	return e == FORS_ENOMEM ? e : 0;
 }
 
-/*
- * The abstract schedules of fb's present hosts: Algorithm 1's, and the
- * cyclic one where it is wanted and Algorithm 1 is above the bound.
- */
-static int schedule(struct fors_route *r, int want_cyclic,
-		    struct fors_schedule **abs, struct fors_schedule **cyc,
-		    struct fors_error *err)
+/* Algorithm 1's abstract schedule of fb's present hosts (*present). */
+static int schedule(struct fors_route *r, uint8_t **present,
+		    struct fors_schedule **abs, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
-	uint8_t *present = malloc((size_t)fb->m0 * fb->m1 + 1);
 	uint32_t i;
-	int e;
 
-	if (!present) {
+	*present = malloc((size_t)fb->m0 * fb->m1 + 1);
+	if (!*present) {
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
 	}
 	for (i = 0; i < fb->m0 * fb->m1; i++)
-		present[i] = fb->host_at[i] >= 0;
-	sp.present = present;
-	e = fors_schedule_build(abs, &sp, &r->intra, err);
-	if (!e && want_cyclic && (*abs)->nphases > r->bound.t)
-		e = cyclic(r, present, cyc, err);
-	free(present);
-	return e;
+		(*present)[i] = fb->host_at[i] >= 0;
+	sp.present = *present;
+	return fors_schedule_build(abs, &sp, &r->intra, err);
 }
 
 /*
@@ -196,36 +185,56 @@ static int bound_key(struct fors_route *r, struct fors_error *err)
 	return FORS_ENOMEM;
 }
 
+/* The planes of s; kept in *best (with its info) when it has fewer phases. */
+static int candidate(struct fors_route *r, const struct fors_route_opts *o,
+		     const struct fors_schedule *s, struct fors_schedule **best,
+		     struct fors_assign_info *info, struct fors_error *err)
+{
+	struct fors_schedule *pl = NULL;
+	int e = planes(r, o, s, &pl, err);
+
+	if (!e && (!*best || pl->nphases < (*best)->nphases)) {
+		fors_schedule_free(*best);
+		*best = pl;
+		*info = r->assign;
+		return 0;
+	}
+	fors_schedule_free(pl);
+	return e;
+}
+
 /*
  * The schedule with its planes: the cyclic one where Algorithm 1 is above
- * the bound, unless its planes need phases split so that Algorithm 1's
- * come out shorter. With fewer LID offsets than planes Algorithm 1 stays:
- * the offset maps are chosen with its phases (doc/narrow-lmc.md).
+ * the bound, another placement while its planes split a phase, and
+ * Algorithm 1's if that comes out shorter. With fewer LID offsets than
+ * planes Algorithm 1 stays: the offset maps are chosen with its phases
+ * (doc/narrow-lmc.md).
  */
 static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		   struct fors_schedule **pl, struct fors_error *err)
 {
-	int narrow = o->lmc < 8 && (1u << o->lmc) < r->fb->q;
-	struct fors_schedule *abs = NULL, *cyc = NULL, *alt = NULL;
-	struct fors_assign_info first;
-	int e = schedule(r, !narrow, &abs, &cyc, err);
+	int few = o->lmc < 8 && (1u << o->lmc) < r->fb->q;
+	struct fors_schedule *abs = NULL, *cyc = NULL;
+	struct fors_assign_info info = { 0 };
+	uint8_t *present = NULL;
+	uint64_t k;
+	int e = schedule(r, &present, &abs, err);
 
-	if (!e)
-		e = planes(r, o, cyc ? cyc : abs, pl, err);
-	if (!e && cyc && r->assign.split) {
-		first = r->assign;
-		e = planes(r, o, abs, &alt, err);
-		if (!e && alt->nphases < (*pl)->nphases) {
-			fors_schedule_free(*pl);
-			*pl = alt;
-			alt = NULL;
-		} else if (!e) {
-			r->assign = first;
-		}
+	*pl = NULL;
+	for (k = 0; !e && !few && abs->nphases > r->bound.t &&
+	     k < FORS_CYCLIC_TRIES && (!*pl || info.split); k++) {
+		e = cyclic(r, present, k, &cyc, err);
+		if (!cyc)
+			break;
+		if (!e)
+			e = candidate(r, o, cyc, pl, &info, err);
+		fors_schedule_free(cyc);
 	}
-	fors_schedule_free(alt);
+	if (!e && (!*pl || info.split))
+		e = candidate(r, o, abs, pl, &info, err);
+	r->assign = info;
 	fors_schedule_free(abs);
-	fors_schedule_free(cyc);
+	free(present);
 	return e;
 }
 

@@ -248,7 +248,8 @@ static int setup(struct circle *c, const struct fors_cyclic_params *cp)
 	c->n = cp->t + 1;
 	c->idle = cp->m1;
 	c->none = cp->m1 + 1;
-	c->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)cp->t << 32) ^ cp->m1;
+	c->rng = 0x9e3779b97f4a7c15ull ^ ((uint64_t)cp->t << 32) ^ cp->m1 ^
+		 (cp->seed * 0x2545f4914f6cdd1dull);
 	c->cls = malloc(sizeof(uint32_t) * c->n);
 	c->host = malloc(sizeof(uint32_t) * c->n);
 	c->at = malloc(sizeof(uint32_t) * c->n);

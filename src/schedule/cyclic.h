@@ -17,12 +17,15 @@ struct fors_cyclic_params {
 	uint64_t moves;		/* the search's budget: swaps tried */
 	uint64_t work;		/* and counts changed (time) */
 	uint64_t swaps;		/* the rebalancing's budget: swaps tried */
+	uint64_t seed;		/* another seed, another placement */
 };
 
 /* The placement search's budget in the pipeline: swaps, counts changed. */
 #define FORS_CYCLIC_MOVES 2000
 #define FORS_CYCLIC_WORK 4000000
 #define FORS_CYCLIC_SWAPS 20000
+/* Placements tried while the planes of the last one split a phase. */
+#define FORS_CYCLIC_TRIES 3
 
 /*
  * A schedule of the present hosts in exactly cp->t phases (cp->t at least
