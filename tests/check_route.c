@@ -72,6 +72,45 @@ static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc)
 	return r;
 }
 
+/*
+ * The LHCb event builder as it is (doc/comparison.md): 326 hosts, leaf 0
+ * full, slots 18 and 19 of the other leaves empty. In every scenario and
+ * healthy, fors's schedule has exactly T* phases (doc/schedule.md), the
+ * bound the issue's prototype found, verified through the tables.
+ */
+static const uint32_t lhcb_bound[] = { 325, 340, 360, 325, 340, 360, 340,
+				       383, 325 };
+
+START_TEST(lhcb_326_at_bound)
+{
+	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 }, absent[360] = { 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, failed, dead, 0, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, absent, 0, NULL, NULL, 0, 0 };
+	const struct scenario *sc = _i < 8 ? &paper[_i] : NULL;
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+	uint32_t i;
+
+	for (i = 20; i < 360; i++)
+		absent[i] = i % 20 >= 18;
+	for (i = 0; sc && i < sc->ncuts; i++)
+		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
+	for (i = 0; sc && i < sc->ndead; i++)
+		dead[sc->dead[i] - 18] = 1;
+	live = gen_topology(&g);
+	ref = gen_topology(&h);
+	r = route_ok(live, ref, 5, sc ? sc->name : "healthy");
+	ck_assert_uint_eq(r->fb->nhosts, 326);
+	ck_assert_uint_eq(r->bound.t, lhcb_bound[_i]);
+	ck_assert_uint_eq(r->s->nphases, lhcb_bound[_i]);
+	ck_assert_uint_eq(r->assign.split, 0);
+	ck_assert(fors_schedule_is_cyclic(r->s));
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
 START_TEST(paper_scenarios)
 {
 	const struct scenario *sc = &paper[_i];
@@ -712,6 +751,7 @@ int main(void)
 	Suite *su = suite_create("route");
 	TCase *tc = tcase_create("route");
 
+	tcase_add_loop_test(tc, lhcb_326_at_bound, 0, 9);
 	tcase_add_loop_test(tc, paper_scenarios, 0,
 			    sizeof(paper) / sizeof(paper[0]));
 	tcase_add_loop_test(tc, paper_scenarios_narrow, 0,

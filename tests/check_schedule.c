@@ -6,6 +6,7 @@
  * known minima of the intra-leaf fill, absent hosts.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 #include "verify/verify.h"
 #include "suite.h"
 #include "schedule/inter.h"
+#include "schedule/cyclic.h"
+#include "schedule/rebalance.h"
 
 static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,
 				   const uint8_t *present)
@@ -315,6 +318,129 @@ START_TEST(bad_params)
 END_TEST
 
 /* The verifier must catch what it claims to catch. */
+/* Leaf l's transfers out of (dir 1) or into (0) it in phase p. */
+static uint32_t crossing(const struct fors_phases *ph, uint32_t p,
+			 uint32_t l, int dir)
+{
+	uint32_t h, n = 0, o;
+
+	for (h = 0; h < ph->nh; h++) {
+		o = (dir ? ph->send : ph->recv)[p * ph->nh + h];
+		n += ph->leaf[h] == l && o != FORS_IDLE && ph->leaf[o] != l;
+	}
+	return n;
+}
+
+/*
+ * Two leaves of two hosts, cap 1 transfer out and in per phase: three
+ * phases carry leaf 0's four outgoing transfers two, none and two, a
+ * fourth phase is empty. The rebalancing must end with one in each, every
+ * pair still once, every host sending and receiving once per phase.
+ */
+START_TEST(rebalance_two_leaves)
+{
+	static const uint32_t to[3][4] = { { 2, 3, 0, 1 }, { 1, 0, 3, 2 },
+					   { 3, 2, 1, 0 } };
+	uint32_t send[16], recv[16], leaf[4] = { 0, 0, 1, 1 }, cap[2] = { 1, 1 };
+	struct fors_phases ph = { 4, 4, 2, send, recv, leaf, cap };
+	uint8_t seen[16] = { 0 };
+	uint32_t p, h;
+
+	memset(send, 0xff, sizeof(send));
+	memset(recv, 0xff, sizeof(recv));
+	for (p = 0; p < 3; p++)
+		for (h = 0; h < 4; h++) {
+			send[p * 4 + h] = to[p][h];
+			recv[p * 4 + to[p][h]] = h;
+		}
+	ck_assert_int_eq(fors_rebalance(&ph, 1000, 7), 0);
+	for (p = 0; p < 4; p++) {
+		ck_assert_uint_le(crossing(&ph, p, 0, 1), 1);
+		ck_assert_uint_le(crossing(&ph, p, 0, 0), 1);
+		ck_assert_uint_le(crossing(&ph, p, 1, 1), 1);
+		for (h = 0; h < 4; h++)
+			if (send[p * 4 + h] != FORS_IDLE) {
+				ck_assert_uint_eq(recv[p * 4 + send[p * 4 + h]], h);
+				ck_assert(!seen[h * 4 + send[p * 4 + h]]);
+				seen[h * 4 + send[p * 4 + h]] = 1;
+			}
+	}
+	for (h = 0; h < 16; h++)
+		ck_assert_int_eq(seen[h], h / 4 != h % 4);
+	cap[0] = 0;	/* nothing may leave leaf 0: impossible */
+	ck_assert_int_gt(fors_rebalance(&ph, 1000, 7), 0);
+}
+END_TEST
+
+/*
+ * The cyclic schedule on seeded fabrics with absent hosts and leaves with
+ * fewer planes than hosts, asked for the bound's N - 1 and leaf terms (or
+ * one more): exactly t phases, verified (every pair once, each host once
+ * per phase), and no leaf over its planes in any phase.
+ */
+START_TEST(cyclic_verified)
+{
+	uint32_t trial, at = 0;
+
+	test_rng = 0xc1c1u;
+	for (trial = 0; trial < 40; trial++) {
+		uint32_t m0 = 2 + rnd() % 8, m1 = 2 + rnd() % 6, i, n = 0, p;
+		uint8_t *present = calloc(m0 * m1, 1);
+		uint32_t *up = calloc(m1, sizeof(uint32_t));
+		struct fors_cyclic_params cp = { m0, m1, 0, present, up, 0,
+						 20000, 4000000, 20000, 0 };
+		struct fors_schedule *s;
+		struct fors_error err;
+
+		ck_assert(present && up);
+		for (i = 0; i < m0 * m1; i++)
+			n += present[i] = i % m0 == 0 || rnd() % 5;
+		for (i = 0; i < m1; i++)
+			up[i] = m0 - rnd() % 2;
+		cp.t = n - 1;	/* at least the leaf term of the bound */
+		for (i = 0; i < m1; i++) {
+			uint32_t nl = 0, k;
+
+			for (k = 0; k < m0; k++)
+				nl += present[i * m0 + k];
+			if ((nl * (n - nl) + up[i] - 1) / up[i] > cp.t)
+				cp.t = (nl * (n - nl) + up[i] - 1) / up[i];
+		}
+		cp.t += rnd() % 2;
+		ck_assert_int_eq(fors_schedule_cyclic(&cp, &s, &err) == 0 ||
+				 strstr(err.msg, "transfers over the uplinks") != NULL, 1);
+		if (!s) {
+			free(present);
+			free(up);
+			continue;
+		}
+		at++;
+		ck_assert_uint_eq(s->nphases, cp.t);
+		ck_assert(fors_schedule_is_cyclic(s));
+		ck_assert_int_eq(fors_schedule_add_absent(s, present), 0);
+		ck_assert_msg(fors_schedule_verify(s, &err) == 0, "%s", err.msg);
+		for (p = 0; p < s->nphases; p++) {
+			uint32_t out[8] = { 0 }, in[8] = { 0 };
+			size_t x;
+
+			for (x = s->start[p]; x < s->start[p + 1]; x++) {
+				uint32_t a = s->xfers[x].src / m0, b = s->xfers[x].dst / m0;
+
+				out[a] += a != b;
+				in[b] += a != b;
+			}
+			for (i = 0; i < m1; i++)
+				ck_assert(out[i] <= up[i] && in[i] <= up[i]);
+		}
+		fors_schedule_free(s);
+		free(present);
+		free(up);
+	}
+	fprintf(stderr, "cyclic_verified: %u of 40 at the bound's leaf term\n", at);
+	ck_assert_uint_ge(at, 38);
+}
+END_TEST
+
 START_TEST(verify_catches_violations)
 {
 	struct fors_schedule *s = build(6, 4, 2, NULL);
@@ -360,6 +486,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, absent_hosts);
 	tcase_add_test(tc, bad_params);
 	tcase_add_test(tc, verify_catches_violations);
+	tcase_add_test(tc, rebalance_two_leaves);
+	tcase_add_test(tc, cyclic_verified);
 	tcase_set_timeout(tc, 0);
 	suite_add_tcase(su, tc);
 	tcase_add_loop_test(sw, sweep, 2, 25);
