@@ -12,6 +12,7 @@
 
 #include "fabric_util.h"
 #include "route_util.h"
+#include "schedule/cyclic.h"
 #include "schedule/schedule.h"
 #include "suite.h"
 #include "verify/verify.h"
@@ -790,6 +791,41 @@ END_TEST
  * One phase more than P_f, empty, where the theorem applies (f > m0/m1);
  * accepted once a split of one phase is declared, refused at two.
  */
+/*
+ * A cyclic schedule whose leaves send up to all their hosts out in a
+ * phase, declared with one plane fewer than that: more leave a leaf than
+ * it has planes.
+ */
+START_TEST(cyclic_more_than_planes)
+{
+	uint8_t present[12];
+	uint32_t up[3] = { 4, 4, 4 }, p, most = 0;
+	struct fors_cyclic_params cp = { 4, 3, 0, present, up, 11, 2000,
+					 400000, 2000, 0 };
+	struct fors_schedule *s;
+	struct fors_error err;
+	size_t i;
+
+	memset(present, 1, sizeof(present));
+	ck_assert_int_eq(fors_schedule_cyclic(&cp, &s, &err), 0);
+	ck_assert_int_eq(fors_schedule_verify(s, &err), 0);
+	for (p = 0; p < s->nphases; p++) {
+		uint32_t out[3] = { 0 };
+
+		for (i = s->start[p]; i < s->start[p + 1]; i++)
+			if (s->xfers[i].src / 4 != s->xfers[i].dst / 4 &&
+			    ++out[s->xfers[i].src / 4] > most)
+				most = out[s->xfers[i].src / 4];
+	}
+	ck_assert_uint_ge(most, 2);
+	s->q = most - 1;
+	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
+	ck_assert_msg(strstr(err.msg, ": more senders leave the leaf than it has planes"),
+		      "%s", err.msg);
+	fors_schedule_free(s);
+}
+END_TEST
+
 START_TEST(more_phases_than_optimal)
 {
 	struct fors_schedule *s = abstract(2);
@@ -840,6 +876,7 @@ int main(void)
 	tcase_add_test(sched, receives_twice);
 	tcase_add_test(sched, too_many_leave_the_leaf);
 	tcase_add_test(sched, more_phases_than_optimal);
+	tcase_add_test(sched, cyclic_more_than_planes);
 	suite_add_tcase(su, tables);
 	suite_add_tcase(su, sched);
 	return run_suite(su);

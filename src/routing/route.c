@@ -221,8 +221,9 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	int e = schedule(r, &present, &abs, err);
 
 	*pl = NULL;
-	for (k = 0; !e && !few && abs->nphases > r->bound.t &&
-	     k < FORS_CYCLIC_TRIES && (!*pl || info.split); k++) {
+	for (k = 0; !e && !few && !o->algorithm1 &&
+	     abs->nphases > r->bound.t && k < FORS_CYCLIC_TRIES &&
+	     (!*pl || info.split); k++) {
 		e = cyclic(r, present, k, &cyc, err);
 		if (!cyc)
 			break;

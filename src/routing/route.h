@@ -42,6 +42,8 @@ struct fors_route_opts {
 	const struct fors_planes_source *planes;	/* NULL: native only */
 	int refuse_spine_hosts;	/* hosts on spines refuse the fabric, where
 				   they are routed without a slot otherwise */
+	int algorithm1;		/* Algorithm 1's schedule even above the
+				   bound (comparisons, tests) */
 };
 
 /*
