@@ -219,7 +219,7 @@ lab_verify() {
 	"$FORS" check --topology "$v/topology.txt" --lfts "$v/ibroute.txt" \
 		--schedule "$v/opensm-fors-schedule.dump" >"$v/check-ibroute.txt" 2>&1
 	r=$?
-	cat "$v/check-ibroute.txt"
+	paste -sd ' ' "$v/check-ibroute.txt"
 	return $r
 }
 
