@@ -111,6 +111,68 @@ START_TEST(lhcb_326_at_bound)
 }
 END_TEST
 
+/* An ILP cache that knows every fabric: Algorithm 1's phases, planed. */
+static int alg1_source(void *ctx, const struct fors_fabric *fb,
+		       struct fors_schedule **out)
+{
+	uint8_t present[360];
+	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, present };
+	struct fors_assign_info info = { 0 };
+	struct fors_schedule *abs;
+	struct fors_error err;
+	uint32_t i;
+
+	++*(int *)ctx;
+	for (i = 0; i < fb->m0 * fb->m1; i++)
+		present[i] = fb->host_at[i] >= 0;
+	ck_assert_int_eq(fors_schedule_build(&abs, &sp, NULL, &err), 0);
+	ck_assert_int_eq(fors_assign_planes(fb, abs, out, &info, &err), 0);
+	fors_schedule_free(abs);
+	return 0;
+}
+
+/*
+ * The ILP cache answers with Algorithm 1's phases: where the cyclic
+ * schedule reaches T* it is not consulted, and the 326-host LHCb fabric
+ * with 3F SW0,5,11 (m > f) keeps its 360 phases.
+ */
+START_TEST(ilp_cache_and_cyclic)
+{
+	uint8_t failed[18 * 20] = { 0 }, absent[360] = { 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, failed, NULL, 0, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, absent, 0, NULL, NULL, 0, 0 };
+	const struct scenario *sc = &paper[5];
+	int calls = 0;
+	struct fors_planes_source src = { alg1_source, &calls };
+	struct fors_route_opts o = { .lmc = 5, .planes = &src };
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+	struct fors_error err;
+	uint32_t i;
+
+	for (i = 20; i < 360; i++)
+		absent[i] = i % 20 >= 18;
+	for (i = 0; i < sc->ncuts; i++)
+		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
+	live = gen_topology(&g);
+	ref = gen_topology(&h);
+	ck_assert_int_eq(fors_route_compute(live, ref, &o, &r, &err), 0);
+	ck_assert_uint_eq(r->s->nphases, 360);
+	ck_assert_uint_eq(r->assign.split, 0);
+	ck_assert_int_eq(r->assign.method, FORS_METHOD_LEC);
+	ck_assert_int_eq(calls, 0);
+	fors_route_free(r);
+	o.algorithm1 = 1;	/* Algorithm 1 alone: the cache answers */
+	ck_assert_int_eq(fors_route_compute(live, ref, &o, &r, &err), 0);
+	ck_assert_uint_eq(r->s->nphases, 400);
+	ck_assert_int_eq(r->assign.method, FORS_METHOD_ILP);
+	ck_assert_int_eq(calls, 1);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
 START_TEST(paper_scenarios)
 {
 	const struct scenario *sc = &paper[_i];
@@ -758,6 +820,7 @@ int main(void)
 	TCase *tc = tcase_create("route");
 
 	tcase_add_loop_test(tc, lhcb_326_at_bound, 0, 9);
+	tcase_add_test(tc, ilp_cache_and_cyclic);
 	tcase_add_loop_test(tc, paper_scenarios, 0,
 			    sizeof(paper) / sizeof(paper[0]));
 	tcase_add_loop_test(tc, paper_scenarios_narrow, 0,

@@ -103,7 +103,11 @@ static int narrow(struct fors_route *r, const struct fors_schedule *abs,
 	return e;
 }
 
-/* The planes of every transfer: the source's, or the native assignment. */
+/*
+ * The planes of every transfer: the source's, or the native assignment.
+ * The ILP cache holds Algorithm 1's phases: a cyclic schedule's planes are
+ * the native solver's.
+ */
 static int planes(struct fors_route *r, const struct fors_route_opts *o,
 		  const struct fors_schedule *abs, struct fors_schedule **out,
 		  struct fors_error *err)
@@ -112,7 +116,8 @@ static int planes(struct fors_route *r, const struct fors_route_opts *o,
 
 	if (o->lmc < 8 && (1u << o->lmc) < r->fb->q)
 		return narrow(r, abs, o->lmc, out, err);
-	if (!src || r->fb->m <= r->fb->f || src->route(src->ctx, r->fb, out))
+	if (!src || r->fb->m <= r->fb->f || fors_schedule_is_cyclic(abs) ||
+	    src->route(src->ctx, r->fb, out))
 		return fors_assign_planes(r->fb, abs, out, &r->assign, err);
 	r->assign.method = FORS_METHOD_ILP;
 	r->assign.split = (*out)->nphases - abs->nphases;
