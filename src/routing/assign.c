@@ -410,8 +410,9 @@ static int memo_add(struct assigner *a, uint32_t n, uint64_t h, uint32_t k,
 static int solve(struct assigner *a, uint32_t n, uint32_t *k)
 {
 	uint32_t unproven = a->info->unproven, i;
-	uint64_t h = sort_pending(a, n);
-	const struct memo *m = a->om ? NULL : memo_find(a, n, h);
+	int memo = !a->om && !a->cyclic;	/* cyclic phases do not repeat */
+	uint64_t h = a->cyclic ? 0 : sort_pending(a, n);
+	const struct memo *m = memo ? memo_find(a, n, h) : NULL;
 	int r;
 
 	if (m) {
@@ -434,7 +435,7 @@ static int solve(struct assigner *a, uint32_t n, uint32_t *k)
 		if (r)
 			return r;
 	}
-	return a->om ? 0 : memo_add(a, n, h, *k, a->info->unproven - unproven);
+	return memo ? memo_add(a, n, h, *k, a->info->unproven - unproven) : 0;
 }
 
 /* Phase p of the input, its planes set, appended to the output. */
