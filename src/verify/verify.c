@@ -51,6 +51,19 @@ static int check_route(struct verifier *c, uint32_t p,
 	return FORS_OK;
 }
 
+/* The leaf rule a phase breaks: Algorithm 1's m0 - f, or the planes. */
+static const char *leaf_rule(const struct verifier *c, int out)
+{
+	static const char *const rule[2][2] = {
+		{ "more than m0 - f receivers enter the leaf",
+		  "more than m0 - f senders leave the leaf" },
+		{ "more receivers enter the leaf than it has planes",
+		  "more senders leave the leaf than it has planes" },
+	};
+
+	return rule[c->cyclic][out];
+}
+
 static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 {
 	const struct fors_schedule *s = c->s;
@@ -74,11 +87,9 @@ static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 	c->recv[x->dst] = p + 1;
 	if (x->src / s->m0 != x->dst / s->m0) {
 		if (++c->lout[x->src / s->m0] > c->leave)
-			return fail(c, c->cyclic ? "more senders leave the leaf than it has planes" :
-				    "more than m0 - f senders leave the leaf", p, x);
+			return fail(c, leaf_rule(c, 1), p, x);
 		if (++c->lin[x->dst / s->m0] > c->leave)
-			return fail(c, c->cyclic ? "more receivers enter the leaf than it has planes" :
-				    "more than m0 - f receivers enter the leaf", p, x);
+			return fail(c, leaf_rule(c, 0), p, x);
 	}
 	return check_route(c, p, x);
 }
