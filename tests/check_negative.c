@@ -524,6 +524,31 @@ START_TEST(bound_not_proven)
 }
 END_TEST
 
+/*
+ * A host of the schedule unplugged in the topology given to the check:
+ * its transfers are lost, and the bound is recomputed without it (15
+ * hosts of FT(2;4,4): 14) rather than read through its missing cable.
+ */
+START_TEST(host_unplugged)
+{
+	struct fix f;
+	struct fors_node *h, *l;
+	struct fors_port *p;
+
+	fix_open(&f, HEALTHY);
+	h = &f.live->nodes[f.r->fb->hosts[0].node];
+	p = &h->ports[f.r->fb->hosts[0].port];
+	l = &f.live->nodes[p->peer];
+	l->ports[p->peer_port].peer = FORS_NO_PEER;
+	p->peer = FORS_NO_PEER;
+	check_fails(&f);
+	ck_assert_uint_eq(f.rep.undelivered, 2 * 15);
+	ck_assert_uint_eq(f.rep.bound, 14);
+	ck_assert_uint_eq(f.rep.bound_wrong, 1);
+	fix_close(&f);
+}
+END_TEST
+
 /* The routed schedule as the ILP cache answers: planes, no DLIDs. */
 static struct fors_schedule *answer(struct fix *f)
 {
@@ -868,6 +893,7 @@ int main(void)
 	tcase_add_test(tables, aggregation_node_unreachable);
 	tcase_add_test(tables, dlid_out_of_range);
 	tcase_add_test(tables, bound_not_proven);
+	tcase_add_test(tables, host_unplugged);
 	tcase_add_test(tables, plane_not_live);
 	tcase_add_test(tables, plane_shared);
 	tcase_add_test(sched, pair_missing);

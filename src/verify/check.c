@@ -634,8 +634,10 @@ static int bound_fabric(struct checker *c, uint32_t *idx, uint32_t *nl,
 		return FORS_ENOMEM;
 	for (i = 0; i < c->s->nhosts; i++) {
 		uint32_t sid = c->s->hosts[i].sid;
+		uint32_t p = t->nodes[c->hnode[sid]].ports[c->hport[sid]].peer;
 
-		(*hosts)[idx[t->nodes[c->hnode[sid]].ports[c->hport[sid]].peer]]++;
+		if (p != FORS_NO_PEER)	/* unplugged: in no leaf's count */
+			(*hosts)[idx[p]]++;
 	}
 	for (i = 0; i < t->nnodes; i++)
 		for (k = 1; idx[i] != UINT32_MAX && k <= t->nodes[i].nports; k++) {
