@@ -8,15 +8,17 @@
  * placement decides is how many transfers leave and enter each leaf in
  * each phase: a leaf L with more hosts than live uplinks U_L needs, for
  * every shift p, at most U_L of its positions a with a + p on another
- * leaf (and as many with a - p). A local search swaps positions until no
- * leaf exceeds its uplinks in any phase: threshold accepting, seeded, so
- * the same input gives the same schedule.
+ * leaf (and as many with a - p). A seeded simulated annealing swaps
+ * positions towards no leaf over its uplinks in any phase, and the
+ * rebalancing (schedule/rebalance.c) moves what it leaves over: the same
+ * input gives the same schedule.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedule/cyclic.h"
 #include "schedule/rebalance.h"
+#include "schedule/xorshift.h"
 
 /*
  * The circle. For a leaf k with more hosts than uplinks, S_k its
@@ -50,10 +52,7 @@ struct circle {
 
 static uint32_t next(struct circle *c, uint32_t bound)
 {
-	c->rng ^= c->rng << 13;
-	c->rng ^= c->rng >> 7;
-	c->rng ^= c->rng << 17;
-	return (uint32_t)((c->rng >> 11) % bound);
+	return fors_xorshift(&c->rng, bound);
 }
 
 static int64_t missing(int32_t v, int32_t need)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedule/rebalance.h"
+#include "schedule/xorshift.h"
 
 /* One transfer of a path: sender, receiver, and the phase it is in. */
 struct hop {
@@ -35,20 +36,19 @@ struct rb {
 
 static uint32_t next(struct rb *b, uint32_t bound)
 {
-	b->rng ^= b->rng << 13;
-	b->rng ^= b->rng >> 7;
-	b->rng ^= b->rng << 17;
-	return (uint32_t)((b->rng >> 11) % bound);
+	return fors_xorshift(&b->rng, bound);
+}
+
+static int64_t over(int32_t v, uint32_t cap)
+{
+	return v > (int32_t)cap ? v - (int32_t)cap : 0;
 }
 
 static int64_t excess(const struct rb *b, uint32_t p, uint32_t l)
 {
-	const struct fors_phases *ph = b->ph;
-	int32_t o = b->out[(size_t)p * ph->m1 + l];
-	int32_t i = b->in[(size_t)p * ph->m1 + l];
-	int32_t c = (int32_t)ph->cap[l];
+	size_t at = (size_t)p * b->ph->m1 + l;
 
-	return (o > c ? o - c : 0) + (i > c ? i - c : 0);
+	return over(b->out[at], b->ph->cap[l]) + over(b->in[at], b->ph->cap[l]);
 }
 
 /* Transfer s -> r counted into (sign 1) or out of (-1) phase p. */
@@ -107,11 +107,6 @@ static void path(struct rb *b, uint32_t a, uint32_t p, uint32_t q)
 			break;
 		add_hop(b, s, r, p);
 	}
-}
-
-static int64_t over(int32_t v, uint32_t cap)
-{
-	return v > (int32_t)cap ? v - (int32_t)cap : 0;
 }
 
 static void note(struct rb *b, uint32_t l, int k, int32_t *d, int sign)
