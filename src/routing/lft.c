@@ -82,6 +82,26 @@ static int lid_error(struct lft_build *b, const char *what,
 	return FORS_EINVAL;
 }
 
+/* A CA port's base LID from the topology, given and aligned to the LMC. */
+static int ca_lid(struct lft_build *b, uint32_t lid, uint32_t node, int part,
+		  uint32_t *out)
+{
+	static const char *const what[2][2] = {
+		{ "the topology gives no LID for host",
+		  "base LID not aligned to the LMC on host" },
+		{ "the topology gives no LID for the switch's CA",
+		  "base LID not aligned to the LMC on the switch's CA" },
+	};
+	const struct fors_node *n = &b->t->nodes[node];
+
+	if (!lid)
+		return lid_error(b, what[part][0], n);
+	if (lid & (nlids(b->lf) - 1))
+		return lid_error(b, what[part][1], n);
+	*out = lid;
+	return 0;
+}
+
 /* LIDs as the topology gives them; 1 when it gives none at all. */
 static int topology_lids(struct lft_build *b)
 {
@@ -95,24 +115,14 @@ static int topology_lids(struct lft_build *b)
 		given += b->t->nodes[lf->sw[i]].lid != 0;
 	if (!given)
 		return 1;
-	for (i = 0; i < fb->nparts; i++) {
-		const struct fors_node *n = &b->t->nodes[fb->parts[i].node];
-
-		if (!fb->parts[i].lid)
-			return lid_error(b, "the topology gives no LID for the switch's CA", n);
-		if (fb->parts[i].lid & (nlids(lf) - 1))
-			return lid_error(b, "base LID not aligned to the LMC on the switch's CA", n);
-		lf->part_lid[i] = fb->parts[i].lid;
-	}
-	for (i = 0; i < fb->nhosts; i++) {
-		const struct fors_node *n = &b->t->nodes[fb->hosts[i].node];
-
-		if (!fb->hosts[i].lid)
-			return lid_error(b, "the topology gives no LID for host", n);
-		if (fb->hosts[i].lid & (nlids(lf) - 1))
-			return lid_error(b, "base LID not aligned to the LMC on host", n);
-		lf->host_lid[i] = fb->hosts[i].lid;
-	}
+	for (i = 0; i < fb->nparts; i++)
+		if (ca_lid(b, fb->parts[i].lid, fb->parts[i].node, 1,
+			   &lf->part_lid[i]))
+			return FORS_EINVAL;
+	for (i = 0; i < fb->nhosts; i++)
+		if (ca_lid(b, fb->hosts[i].lid, fb->hosts[i].node, 0,
+			   &lf->host_lid[i]))
+			return FORS_EINVAL;
 	for (i = 0; i < lf->nsw; i++) {
 		const struct fors_node *n = &b->t->nodes[lf->sw[i]];
 
