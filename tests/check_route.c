@@ -755,6 +755,33 @@ START_TEST(refusals)
 }
 END_TEST
 
+/*
+ * A topology giving one LID, to a switch's CA only, is refused rather
+ * than renumbered around it: fors check would take that LID as given.
+ */
+START_TEST(partial_lids)
+{
+	struct fors_netgen g = { 2, 2, 2, 1, NULL, 0, NULL, NULL, 1, 0 };
+	struct fors_topology *t = gen_topology(&g);
+	struct fors_route_opts o = { .lmc = 1 };
+	struct fors_route *r;
+	struct fors_error err;
+	uint32_t i;
+
+	for (i = 0; i < t->nnodes; i++)
+		if (strstr(t->nodes[i].desc, "Aggregation Node"))
+			break;
+	ck_assert_uint_lt(i, t->nnodes);
+	t->nodes[i].ports[1].lid = 64;
+	ck_assert_int_eq(fors_route_compute(t, NULL, &o, &r, &err), FORS_EINVAL);
+	ck_assert_msg(strstr(err.msg, "gives no LID for"), "%s", err.msg);
+	o.renumber_lids = 1;
+	ck_assert_int_eq(fors_route_compute(t, NULL, &o, &r, &err), FORS_OK);
+	fors_route_free(r);
+	fors_topology_free(t);
+}
+END_TEST
+
 /* OpenSM's own dump, read and checked: minhop shares links. */
 START_TEST(checks_opensm_dump)
 {
@@ -836,6 +863,7 @@ int main(void)
 	tcase_add_loop_test(tc, parallel_cables_any_lmc, 0, 40);
 	tcase_add_test(tc, real_lab_lids);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, partial_lids);
 	tcase_add_test(tc, checks_opensm_dump);
 	tcase_add_loop_test(tc, check_finds_broken_tables, 0, 2);
 	tcase_set_timeout(tc, 0);

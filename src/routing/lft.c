@@ -102,7 +102,10 @@ static int ca_lid(struct lft_build *b, uint32_t lid, uint32_t node, int part,
 	return 0;
 }
 
-/* LIDs as the topology gives them; 1 when it gives none at all. */
+/*
+ * LIDs as the topology gives them; 1 when it gives none at all, not even
+ * for a switch's CA (a topology giving some is refused where it gives none).
+ */
 static int topology_lids(struct lft_build *b)
 {
 	const struct fors_fabric *fb = b->fb;
@@ -111,6 +114,8 @@ static int topology_lids(struct lft_build *b)
 
 	for (i = 0; i < fb->nhosts; i++)
 		given += fb->hosts[i].lid != 0;
+	for (i = 0; i < fb->nparts; i++)
+		given += fb->parts[i].lid != 0;
 	for (i = 0; i < lf->nsw; i++)
 		given += b->t->nodes[lf->sw[i]].lid != 0;
 	if (!given)

@@ -405,7 +405,8 @@ static int set_owner(struct checker *c, uint32_t lid, uint32_t node,
 /*
  * With a schedule, the CA ports it has no host line for (a switch's
  * Aggregation Node, a host outside the exchange) own the LIDs the topology
- * gives them, when the topology's LIDs are the schedule's (not renumbered).
+ * gives them, when the topology gives every host the schedule's LID: a
+ * topology without host LIDs says nothing of how the others were numbered.
  */
 static int other_cas(struct checker *c, uint32_t lmc)
 {
@@ -417,7 +418,7 @@ static int other_cas(struct checker *c, uint32_t lmc)
 		const struct fors_host *x = &c->s->hosts[i];
 		uint32_t lid = t->nodes[c->hnode[x->sid]].ports[c->hport[x->sid]].lid;
 
-		if (lid && lid != x->lid)
+		if (lid != x->lid)
 			return 0;
 	}
 	for (i = 0; i < t->nnodes && !r; i++) {
