@@ -29,6 +29,7 @@ struct checker {
 	uint32_t *hnode, *hport;	/* per schedule host: CA node, port */
 	uint32_t *from;		/* linked switches with a table */
 	uint32_t nfrom;
+	uint32_t *comp;		/* per node: its connected component */
 	uint32_t *seen;		/* per node: LID walk that reached it */
 	int8_t *verdict;	/* per node: in that walk, delivered (1), not
 				   (0), or still on the way (-1) */
@@ -269,6 +270,8 @@ static void reach(struct checker *c)
 			if (delivers(c, c->from[i], lid, o, walk) ||
 			    o->node == UINT32_MAX)
 				continue;
+			if (c->comp[c->from[i]] != c->comp[o->node])
+				continue;
 			c->rep->unreachable++;
 			if (o->host >= 0)
 				keep(c, "LID %u (host %d) is not reachable from switch \"%s\"",
@@ -278,8 +281,9 @@ static void reach(struct checker *c)
 				     lid, o->port ? "CA" : "switch",
 				     desc(c, o->node), desc(c, c->from[i]));
 		}
-		if (o->node != UINT32_MAX)
-			c->rep->reach_pairs += c->nfrom;
+		for (i = 0; o->node != UINT32_MAX && i < c->nfrom; i++)
+			c->rep->reach_pairs +=
+				c->comp[c->from[i]] == c->comp[o->node];
 	}
 }
 
@@ -494,6 +498,36 @@ static int host_leaves(struct checker *c)
 	return 0;
 }
 
+/*
+ * The connected components of the topology: a switch cut off from a LID's
+ * owner is in another subnet, which no subnet manager routes into.
+ */
+static void components(struct checker *c)
+{
+	const struct fors_topology *t = c->t;
+	uint32_t *stack = c->path, i, k, x, n;
+
+	for (i = 0; i < t->nnodes; i++)
+		c->comp[i] = UINT32_MAX;
+	for (i = 0; i < t->nnodes; i++) {
+		if (c->comp[i] != UINT32_MAX)
+			continue;
+		c->comp[i] = i;
+		stack[0] = i;
+		for (n = 1; n;) {
+			x = stack[--n];
+			for (k = 1; k <= t->nodes[x].nports; k++) {
+				uint32_t y = t->nodes[x].ports[k].peer;
+
+				if (y != FORS_NO_PEER && c->comp[y] == UINT32_MAX) {
+					c->comp[y] = i;
+					stack[n++] = y;
+				}
+			}
+		}
+	}
+}
+
 static int setup(struct checker *c)
 {
 	const struct fors_topology *t = c->t;
@@ -535,10 +569,12 @@ static int setup(struct checker *c)
 	c->from = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	c->kout = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	c->path = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	c->comp = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	if (!c->stamp || !c->load || !c->user || !c->cnode || !c->outs ||
 	    !c->dep || !c->seen || !c->verdict || !c->from || !c->kout ||
-	    !c->path)
+	    !c->path || !c->comp)
 		return FORS_ENOMEM;
+	components(c);
 	for (i = 0; i < t->nnodes; i++)
 		for (k = 0; k <= t->nodes[i].nports; k++)
 			c->cnode[c->pbase[i] + k] = i;
@@ -589,6 +625,7 @@ static void release(struct checker *c)
 	free(c->dep);
 	free(c->kout);
 	free(c->path);
+	free(c->comp);
 }
 
 /* The base LID of every CA port that owns LIDs: mFtree, from the tables. */
