@@ -33,6 +33,7 @@ struct flow {
 	double *len;		/* [2 * nleaves * nspines]: up, then down */
 	double *load;		/* this round's transfers per cable bundle */
 	double *sum;		/* every round's */
+	double *cut;		/* a bottleneck's lengths */
 	uint64_t *w;		/* integer lengths of the certificate */
 };
 
@@ -243,6 +244,31 @@ static uint64_t certificate(struct flow *f)
 	return ceil_div(num, den);
 }
 
+/*
+ * The certificates of the rounds' average flow: length 1 on the cables
+ * loaded within a share of the worst (its bottleneck, as the LP's dual
+ * would price it), 0 elsewhere. The weight search's own lengths approach
+ * the dual only slowly; a bottleneck's set gives it at once.
+ */
+static void saturated(struct flow *f, uint32_t rounds, struct fors_bound *b)
+{
+	static const double share[] = { 0.999, 0.99, 0.95, 0.9, 0.8 };
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t i, n = 2 * (size_t)bf->nleaves * bf->nspines;
+	double top = congestion(f, f->sum) / rounds, *keep = f->len;
+	uint32_t k;
+
+	f->len = f->cut;	/* certificate() reads len */
+	for (k = 0; k < sizeof(share) / sizeof(share[0]); k++) {
+		for (i = 0; i < n; i++)
+			f->len[i] = bf->cables[i % (n / 2)] &&
+				    f->sum[i] / rounds / bf->cables[i % (n / 2)] >=
+				    share[k] * top ? 1.0 : 0.0;
+		raise_to(b, certificate(f), FORS_BOUND_FLOW, 0, 0);
+	}
+	f->len = keep;
+}
+
 /* Lengths grow with the share of the round's worst cable they carried. */
 static void reweigh(struct flow *f, double cong)
 {
@@ -278,8 +304,10 @@ static void flow_bound(struct flow *f, struct fors_bound *b)
 		f->len[i] = bf->cables[i % n] ? 1.0 / bf->cables[i % n] : 0;
 	for (r = 1; r <= FLOW_ROUNDS; r++) {
 		route_round(f);
-		if (r % FLOW_CHECK == 0 || r == FLOW_ROUNDS)
+		if (r % FLOW_CHECK == 0 || r == FLOW_ROUNDS) {
 			raise_to(b, certificate(f), FORS_BOUND_FLOW, 0, 0);
+			saturated(f, r, b);
+		}
 		if (phases(congestion(f, f->sum) / r) <= b->t)
 			return;
 		reweigh(f, congestion(f, f->load));
@@ -297,8 +325,9 @@ static int flow_init(struct flow *f, const struct fors_bound_fabric *bf,
 	f->len = calloc(cells, sizeof(double));
 	f->load = calloc(cells, sizeof(double));
 	f->sum = calloc(cells, sizeof(double));
+	f->cut = calloc(cells, sizeof(double));
 	f->w = calloc(cells, sizeof(uint64_t));
-	if (!f->act || !f->len || !f->load || !f->sum || !f->w)
+	if (!f->act || !f->len || !f->load || !f->sum || !f->cut || !f->w)
 		return FORS_ENOMEM;
 	for (*n = 0, l = 0; l < bf->nleaves; l++)
 		if (bf->hosts[l]) {
@@ -326,6 +355,7 @@ int fors_bound_compute(const struct fors_bound_fabric *bf,
 	free(f.len);
 	free(f.load);
 	free(f.sum);
+	free(f.cut);
 	free(f.w);
 	return e;
 }
