@@ -314,6 +314,10 @@ START_TEST(random_fabrics)
 	fprintf(stderr, "random_fabrics %d: %d routed, %d at the bound; %llu phases, bound %llu\n",
 		_i, routed, at, (unsigned long long)phases,
 		(unsigned long long)bounds);
+	/* issue 30: within 0.5% of the bound in total (doc/schedule.md) */
+	ck_assert_msg(phases * 1000 <= bounds * 1005,
+		      "%llu phases against the bound's %llu",
+		      (unsigned long long)phases, (unsigned long long)bounds);
 }
 END_TEST
 

@@ -340,11 +340,17 @@ static int planes(struct analysis *a)
 	return 0;
 }
 
-/* Which expected cables are alive: the same leaf port, the same spine. */
+/*
+ * Which expected cables are alive: the same leaf port, the same spine.
+ * A leaf's live cables to a spine take that spine's planes from rank 0
+ * up, whatever cable failed: two leaves then share as many planes there
+ * as the one with fewer live cables has, as the bound counts them
+ * (schedule/bound.c), and the spine sends each plane down one cable.
+ */
 static void cables_alive(struct analysis *a)
 {
 	struct fors_fabric *fb = a->fb;
-	uint32_t l, p;
+	uint32_t l, p, to = 0;
 
 	for (l = 0; l < fb->m1; l++) {
 		uint32_t ll = fb->leaf[l];
@@ -355,13 +361,15 @@ static void cables_alive(struct analysis *a)
 					   fb->plane_rank[p]);
 			const struct fors_port *pt;
 
+			if (!fb->plane_rank[p])
+				to = p;
 			if (!k || fb->spine[s] == FORS_NO_PEER)
 				continue;
 			pt = lport(a, ll, k);
 			if (!pt || pt->peer != fb->spine[s] || pt->held)
 				continue;
-			fb->up[(size_t)l * fb->q + p] = k;
-			fb->down[(size_t)l * fb->q + p] = pt->peer_port;
+			fb->up[(size_t)l * fb->q + to] = k;
+			fb->down[(size_t)l * fb->q + to++] = pt->peer_port;
 		}
 	}
 }

@@ -71,6 +71,35 @@ static inline int fors_plane_live(const struct fors_fabric *fb, uint32_t leaf,
 }
 
 /*
+ * The plane whose cable plane p takes at leaf: p where its own cable is
+ * alive; where the leaf has fewer live cables to p's spine than p's rank,
+ * the one of rank p's modulo their number (a leaf's live cables take the
+ * lowest ranks); -1 when it has none to that spine. The cyclic schedule's
+ * planes (schedule/planes.c) and the tables use it: two leaves then
+ * share a spine's cables as the bound counts them, at the smaller side.
+ */
+static inline int32_t fors_plane_cable(const struct fors_fabric *fb,
+				       uint32_t leaf, uint32_t p)
+{
+	uint32_t r = fb->plane_rank[p], first = p - r, c = 0;
+
+	if (fors_plane_live(fb, leaf, p))
+		return (int32_t)p;
+	while (first + c < fb->q &&
+	       fb->plane_spine[first + c] == fb->plane_spine[p] &&
+	       fors_plane_live(fb, leaf, first + c))
+		c++;
+	return c ? (int32_t)(first + r % c) : -1;
+}
+
+/* 1 when the leaf has a live cable to plane p's spine. */
+static inline int fors_plane_reach(const struct fors_fabric *fb, uint32_t leaf,
+				   uint32_t p)
+{
+	return fors_plane_cable(fb, leaf, p) >= 0;
+}
+
+/*
  * Recognise the two-level fat tree in live. The expected (healthy) fabric
  * is ref when given; otherwise it is inferred from live (every leaf should
  * reach every spine with the largest cable count seen at that spine).

@@ -42,6 +42,8 @@ struct assigner {
 	uint32_t *pend;		/* inter-leaf transfers still to place */
 	uint32_t *sub;		/* per transfer of the phase: its sub-phase */
 	int *left, *right, *lstart, *list, *colour;
+	uint32_t *used;		/* [2 * m1 * q]: stamp of a link's last use */
+	uint32_t stamp;
 	size_t list_cap;
 	uint32_t *key;		/* per pending transfer: its leaf pair */
 	struct memo *memo;	/* phase graphs solved so far */
@@ -438,6 +440,43 @@ static int solve(struct assigner *a, uint32_t n, uint32_t *k)
 	return memo ? memo_add(a, n, h, *k, a->info->unproven - unproven) : 0;
 }
 
+/*
+ * The n pending transfers of a cyclic phase keep the planes the schedule
+ * came with (schedule/planes.c) when both leaves reach each one's spine
+ * and no cable carries two (fabric.h, fors_plane_cable); else the solver
+ * colours the phase.
+ */
+static int given(struct assigner *a, const struct fors_xfer *in, uint32_t n)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t i, *u, *d;
+	int32_t cu, cd;
+
+	if (!a->cyclic || !a->used)
+		return 0;
+	a->stamp++;
+	for (i = 0; i < n; i++) {
+		int32_t x = in[a->pend[i]].plane;
+		uint32_t ls = leaf_of(a, in[a->pend[i]].src);
+		uint32_t ld = leaf_of(a, in[a->pend[i]].dst);
+
+		if (x < 0 || (uint32_t)x >= fb->q)
+			return 0;
+		cu = fors_plane_cable(fb, ls, (uint32_t)x);
+		cd = fors_plane_cable(fb, ld, (uint32_t)x);
+		if (cu < 0 || cd < 0)
+			return 0;
+		u = &a->used[(size_t)ls * fb->q + (uint32_t)cu];
+		d = &a->used[((size_t)fb->m1 + ld) * fb->q + (uint32_t)cd];
+		if (*u == a->stamp || *d == a->stamp)
+			return 0;
+		*u = *d = a->stamp;
+	}
+	for (i = 0; i < n; i++)
+		a->ph[a->pend[i]].plane = in[a->pend[i]].plane;
+	return 1;
+}
+
 /* Phase p of the input, its planes set, appended to the output. */
 static int phase(struct assigner *a, uint32_t p)
 {
@@ -460,7 +499,7 @@ static int phase(struct assigner *a, uint32_t p)
 		}
 		a->pend[n++] = i;
 	}
-	if (n) {
+	if (n && !given(a, &s->xfers[s->start[p]], n)) {
 		r = solve(a, n, &k);
 		if (r)
 			return r;
@@ -499,6 +538,12 @@ static int setup(struct assigner *a)
 		if (fb->impacted[p])
 			a->order[k++] = p;
 	a->cyclic = fors_schedule_is_cyclic(a->s);
+	if (a->cyclic && !a->om) {
+		a->used = calloc(2 * (size_t)fb->m1 * fb->q + 1,
+				 sizeof(uint32_t));
+		if (!a->used)
+			return FORS_ENOMEM;
+	}
 	a->info->method = !a->om && !a->cyclic &&
 			  a->nunimp >= fb->m0 - fb->f ?
 			  FORS_METHOD_ALG2 : FORS_METHOD_LEC;
@@ -527,6 +572,7 @@ static void cleanup(struct assigner *a)
 	free(a->lstart);
 	free(a->colour);
 	free(a->list);
+	free(a->used);
 }
 
 /* Every phase of in placed: its phases split where they must be. */

@@ -304,7 +304,7 @@ static uint32_t spine_from(const struct lft_build *b, uint32_t g, uint32_t h,
 		return p == NO_PLANE ? NONE : fb->plane_spine[p];
 	}
 	p = (b->lf->designated[g] + j) % fb->q;
-	return fors_plane_live(fb, l, p) && fors_plane_live(fb, leaf_of(fb, g), p) ?
+	return fors_plane_reach(fb, l, p) && fors_plane_reach(fb, leaf_of(fb, g), p) ?
 	       fb->plane_spine[p] : NONE;
 }
 
@@ -334,7 +334,7 @@ static uint32_t route_plane(struct lft_build *b, uint32_t h, uint32_t l,
 		if (p >= 0)
 			return (uint32_t)p;
 	}
-	if (fors_plane_live(fb, l, nominal) && fors_plane_live(fb, lh, nominal))
+	if (fors_plane_reach(fb, l, nominal) && fors_plane_reach(fb, lh, nominal))
 		return nominal;
 	for (k = 1; k < q; k++) {
 		uint32_t p = (nominal + k) % q, cost;
@@ -359,8 +359,9 @@ static uint32_t down_port(const struct fors_fabric *fb, uint32_t s,
 {
 	uint32_t k;
 
-	if (fb->plane_spine[p] == s && fors_plane_live(fb, lh, p))
-		return fb->down[(size_t)lh * fb->q + p];
+	if (fb->plane_spine[p] == s && fors_plane_reach(fb, lh, p))
+		return fb->down[(size_t)lh * fb->q +
+				(uint32_t)fors_plane_cable(fb, lh, p)];
 	for (k = 0; k < fb->q; k++)
 		if (fb->plane_spine[k] == s && fors_plane_live(fb, lh, k))
 			return fb->down[(size_t)lh * fb->q + k];
@@ -413,7 +414,8 @@ static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 		p = route_plane(b, h, l, j);
 		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : NO_PLANE);
 		if (p < fb->q) {
-			set(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q + p]);
+			set(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q +
+					(uint32_t)fors_plane_cable(fb, l, p)]);
 			b->pinned[sw] = 1;
 		}
 	}

@@ -22,32 +22,37 @@ void fors_route_free(struct fors_route *r)
  * The cyclic schedule at the bound (doc/schedule.md): each leaf sends at
  * most its live planes per phase. *cyc stays NULL when the search fails.
  */
-static int cyclic(struct fors_route *r, const uint8_t *present,
+static int cyclic(struct fors_route *r, const uint8_t *present, uint32_t t,
 		  uint64_t seed, struct fors_schedule **cyc,
 		  struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_cyclic_params cp = { fb->m0, fb->m1, fb->f, present, NULL,
-					 r->bound.t, FORS_CYCLIC_MOVES,
+					 t, FORS_CYCLIC_MOVES,
 					 FORS_CYCLIC_WORK, FORS_CYCLIC_SWAPS,
-					 seed };
+					 seed, fb->q, NULL,
+					 FORS_CYCLIC_PLANE_WORK };
 	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
+	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
 	struct fors_error e2;
-	int e;
+	int e = FORS_ENOMEM;
 
 	*cyc = NULL;
-	if (!up) {
-		fors_error_set(err, "out of memory");
-		return FORS_ENOMEM;
+	if (up && cable) {
+		for (l = 0; l < fb->m1; l++)
+			for (p = 0; p < fb->q; p++) {
+				cable[l * fb->q + p] =
+					(int16_t)fors_plane_cable(fb, l, p);
+				up[l] += fors_plane_live(fb, l, p);
+			}
+		cp.uplinks = up;
+		cp.cable = cable;
+		e = fors_schedule_cyclic(&cp, cyc, &e2);
 	}
-	for (l = 0; l < fb->m1; l++)
-		for (p = 0; p < fb->q; p++)
-			up[l] += fors_plane_live(fb, l, p);
-	cp.uplinks = up;
-	e = fors_schedule_cyclic(&cp, cyc, &e2);
 	free(up);
+	free(cable);
 	if (e == FORS_ENOMEM)
-		*err = e2;
+		fors_error_set(err, "%s", up && cable ? e2.msg : "out of memory");
 	return e == FORS_ENOMEM ? e : 0;
 }
 
@@ -127,24 +132,29 @@ static int planes(struct fors_route *r, const struct fors_route_opts *o,
 
 /*
  * The live cables between leaf l and every spine, as the topology has
- * them: a cable the hold-down keeps out of use, or one on another port
- * than expected, still counts. The bound is the fabric's; what the
- * engine leaves unused shows as phases above it.
+ * them: a cable on another port than expected still counts, and so does
+ * one the hold-down keeps out of use, unless held is 0. The bound is the
+ * fabric's; what the engine leaves unused shows as phases above it.
  */
 static void leaf_cables(const struct fors_route *r, uint32_t l,
-			const uint32_t *spine_of, uint32_t *row)
+			const uint32_t *spine_of, int held, uint32_t *row)
 {
 	const struct fors_node *n = &r->live->nodes[r->fb->leaf[l]];
 	uint32_t k;
 
 	for (k = 1; k <= n->nports; k++)
 		if (n->ports[k].peer != FORS_NO_PEER &&
-		    spine_of[n->ports[k].peer] != UINT32_MAX)
+		    spine_of[n->ports[k].peer] != UINT32_MAX &&
+		    (held || !n->ports[k].held))
 			row[spine_of[n->ports[k].peer]]++;
 }
 
-/* T* of the fabric: its hosts per leaf and live cables per spine. */
-static int bound(struct fors_route *r, struct fors_error *err)
+/*
+ * T* of the fabric (*b): its hosts per leaf and live cables per spine,
+ * the cables held down counted when held is 1.
+ */
+static int bound(struct fors_route *r, int held, struct fors_bound *b,
+		 struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_bound_fabric bf = { fb->m1, fb->nspines, NULL, NULL };
@@ -164,11 +174,11 @@ static int bound(struct fors_route *r, struct fors_error *err)
 			hosts[fb->hosts[h].sid / fb->m0]++;
 		for (l = 0; l < fb->m1; l++)
 			if (fb->leaf[l] != FORS_NO_PEER)
-				leaf_cables(r, l, spine_of,
+				leaf_cables(r, l, spine_of, held,
 					    cables + (size_t)l * fb->nspines);
 		bf.hosts = hosts;
 		bf.cables = cables;
-		e = fors_bound_compute(&bf, &r->bound, err);
+		e = fors_bound_compute(&bf, b, err);
 	} else {
 		fors_error_set(err, "out of memory");
 	}
@@ -176,6 +186,24 @@ static int bound(struct fors_route *r, struct fors_error *err)
 	free(cables);
 	free(spine_of);
 	return e;
+}
+
+/* 1 when the hold-down keeps a cable of a live leaf out of use. */
+static int holds(const struct fors_route *r)
+{
+	uint32_t l, k;
+
+	for (l = 0; l < r->fb->m1; l++) {
+		const struct fors_node *n;
+
+		if (r->fb->leaf[l] == FORS_NO_PEER)
+			continue;
+		n = &r->live->nodes[r->fb->leaf[l]];
+		for (k = 1; k <= n->nports; k++)
+			if (n->ports[k].peer != FORS_NO_PEER && n->ports[k].held)
+				return 1;
+	}
+	return 0;
 }
 
 /* The fabric line's `bound`: T*, for guarantee 5 of the schedule file. */
@@ -209,34 +237,45 @@ static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 }
 
 /*
- * The schedule with its planes: the cyclic one where Algorithm 1 is above
- * the bound, another placement while its planes split a phase, and
- * Algorithm 1's if that comes out shorter. With fewer LID offsets than
- * planes Algorithm 1 stays: the offset maps are chosen with its phases
- * (doc/narrow-lmc.md).
+ * The cyclic schedule's tries: twice at the bound (another placement),
+ * then a phase or more above it, where a tight fabric leaves the search
+ * room; each one only while the best so far still splits phases.
+ */
+static const uint32_t cyclic_above[FORS_CYCLIC_TRIES] = { 0, 0, 1, 2, 4 };
+
+/*
+ * The schedule with its planes: Algorithm 1's where it is at the bound
+ * with its planes, else the cyclic one while the best so far has more
+ * phases than the try asks for, and Algorithm 1's if that comes out
+ * shorter. With fewer LID offsets than planes Algorithm 1 stays: the
+ * offset maps are chosen with its phases (doc/narrow-lmc.md).
  */
 static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		   struct fors_schedule **pl, struct fors_error *err)
 {
-	int few = o->lmc < 8 && (1u << o->lmc) < r->fb->q;
+	int few = o->lmc < 8 && (1u << o->lmc) < r->fb->q, alg1 = 0;
 	struct fors_schedule *abs = NULL, *cyc = NULL;
 	struct fors_assign_info info = { 0 };
 	uint8_t *present = NULL;
-	uint64_t k;
+	uint32_t k;
 	int e = schedule(r, &present, &abs, err);
 
 	*pl = NULL;
-	for (k = 0; !e && !few && !o->algorithm1 &&
-	     abs->nphases > r->bound.t && k < FORS_CYCLIC_TRIES &&
-	     (!*pl || info.split); k++) {
-		e = cyclic(r, present, k, &cyc, err);
+	if (!e && (few || o->algorithm1 || abs->nphases <= r->usable.t)) {
+		e = candidate(r, o, abs, pl, &info, err);
+		alg1 = 1;
+	}
+	for (k = 0; !e && !few && !o->algorithm1 && k < FORS_CYCLIC_TRIES &&
+	     (!*pl || (*pl)->nphases > r->usable.t + cyclic_above[k]); k++) {
+		e = cyclic(r, present, r->usable.t + cyclic_above[k], k, &cyc,
+			   err);
 		if (!cyc)
 			break;
 		if (!e)
 			e = candidate(r, o, cyc, pl, &info, err);
 		fors_schedule_free(cyc);
 	}
-	if (!e && (!*pl || info.split))
+	if (!e && !alg1 && (!*pl || (*pl)->nphases > r->usable.t))
 		e = candidate(r, o, abs, pl, &info, err);
 	r->assign = info;
 	fors_schedule_free(abs);
@@ -252,8 +291,11 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 		  const struct fors_route_opts *o, struct fors_error *err)
 {
 	struct fors_schedule *pl = NULL;
-	int e = bound(r, err);
+	int e = bound(r, 1, &r->bound, err);
 
+	r->usable = r->bound;
+	if (!e && holds(r))
+		e = bound(r, 0, &r->usable, err);
 	if (!e)
 		e = planned(r, o, &pl, err);
 	if (!e)

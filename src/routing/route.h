@@ -18,6 +18,8 @@ struct fors_route {
 	struct fors_offmap *om;		/* NULL unless 2^lmc < planes */
 	struct fors_intra_info intra;
 	struct fors_bound bound;	/* T* of the hosts and live cables */
+	struct fors_bound usable;	/* T* without the cables held down:
+					   what the schedule aims at */
 	struct fors_assign_info assign;
 };
 

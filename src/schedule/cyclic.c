@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "schedule/cyclic.h"
+#include "schedule/planes.h"
 #include "schedule/rebalance.h"
 #include "schedule/xorshift.h"
 
@@ -297,6 +298,7 @@ static void release(struct circle *c)
 /* The placement as phase tables over the hosts, numbered in sid order. */
 struct tables {
 	struct fors_phases ph;
+	int16_t *plane;		/* [t * nh]: planes, or NULL */
 	uint32_t *sid;		/* [nh]: the host's id */
 	uint32_t *leaf;		/* [nh] */
 	uint32_t *idx;		/* [m0 * m1]: the host's number */
@@ -306,6 +308,7 @@ static void tables_free(struct tables *tb)
 {
 	free(tb->ph.send);
 	free(tb->ph.recv);
+	free(tb->plane);
 	free(tb->sid);
 	free(tb->leaf);
 	free(tb->idx);
@@ -376,7 +379,9 @@ static struct fors_schedule *build(const struct fors_cyclic_params *cp,
 			b = tb->ph.send[(size_t)p * nh + a];
 			if (b != FORS_IDLE)
 				s->xfers[k++] = (struct fors_xfer){
-					tb->sid[a], tb->sid[b], -1, -1 };
+					tb->sid[a], tb->sid[b],
+					tb->plane ? tb->plane[(size_t)p * nh + a] : -1,
+					-1 };
 		}
 		s->start[p + 1] = k;
 	}
@@ -384,9 +389,21 @@ static struct fors_schedule *build(const struct fors_cyclic_params *cp,
 	return s;
 }
 
+/* The planes of the phases, searched with them (schedule/planes.c). */
+static int64_t planes(const struct fors_cyclic_params *cp, struct tables *tb,
+		      uint64_t seed)
+{
+	struct fors_plane_params pp = { cp->q, cp->cable, cp->plane_work,
+					seed };
+
+	tb->plane = malloc(sizeof(int16_t) * ((size_t)cp->t * tb->ph.nh + 1));
+	return tb->plane ? fors_phase_planes(&tb->ph, &pp, tb->plane) : -1;
+}
+
 /*
  * The placement's phases, rebalanced where a leaf is still over its
- * uplinks (schedule/rebalance.c), as a schedule.
+ * uplinks (schedule/rebalance.c), with their planes where the fabric's
+ * are given, as a schedule.
  */
 static int finish(const struct circle *c, struct fors_schedule **out,
 		  struct fors_error *err)
@@ -398,6 +415,8 @@ static int finish(const struct circle *c, struct fors_schedule **out,
 
 	if (!e && c->cost)
 		left = fors_rebalance(&tb.ph, cp->swaps, c->rng);
+	if (!e && left >= 0 && cp->cable)
+		left = planes(cp, &tb, c->rng) < 0 ? -1 : 0;
 	if (!e && left < 0)
 		e = FORS_ENOMEM;
 	if (!e && left > 0) {

@@ -18,23 +18,32 @@ struct fors_cyclic_params {
 	uint64_t work;		/* and counts changed (time) */
 	uint64_t swaps;		/* the rebalancing's budget: swaps tried */
 	uint64_t seed;		/* another seed, another placement */
+	uint32_t q;		/* planes */
+	const int16_t *cable;	/* [m1 * q]: the plane whose cable a plane
+				   takes at the leaf, -1 (fabric.h's
+				   fors_plane_cable); NULL: no planes */
+	uint64_t plane_work;	/* the plane search's budget */
 };
 
 /* The placement search's budget in the pipeline: swaps, counts changed. */
 #define FORS_CYCLIC_MOVES 2000
 #define FORS_CYCLIC_WORK 4000000
 #define FORS_CYCLIC_SWAPS 20000
-/* Placements tried while the planes of the last one split a phase. */
-#define FORS_CYCLIC_TRIES 3
+#define FORS_CYCLIC_PLANE_WORK 20000000
+/* Placements tried while the best so far splits a phase (routing/route.c). */
+#define FORS_CYCLIC_TRIES 5
 
 /*
  * A schedule of the present hosts in exactly cp->t phases (cp->t at least
  * hosts - 1), with no leaf sending or receiving more than its uplinks in a
  * phase (doc/schedule.md, "The cyclic schedule"): the hosts on a circle of
  * t + 1 positions, each sending in phase p to the position p ahead.
- * Planes and DLIDs are unset; the fabric line gets `pattern cyclic`.
- * FORS_EINVAL when the search finds no placement within its budget (err
- * says how many transfers stayed over), FORS_ENOMEM.
+ * With cp->cable, the planes are searched with the phases
+ * (schedule/planes.h): set in every phase left congestion-free, unset
+ * in the others. DLIDs are unset; the fabric line gets `pattern cyclic`.
+ * FORS_EINVAL when, without cp->cable, the search finds no placement
+ * within its budget (err says how many transfers stayed over),
+ * FORS_ENOMEM.
  */
 int fors_schedule_cyclic(const struct fors_cyclic_params *cp,
 			 struct fors_schedule **out, struct fors_error *err);

@@ -15,17 +15,12 @@
 #include "schedule/rebalance.h"
 #include "schedule/xorshift.h"
 
-/* One transfer of a path: sender, receiver, and the phase it is in. */
-struct hop {
-	uint32_t s, r, p;
-};
-
 struct rb {
 	struct fors_phases *ph;
 	int32_t *out, *in;	/* [t * m1]: transfers leaving, entering */
 	int64_t *pex;		/* [t]: excess of the phase */
 	int64_t cost;		/* excess of all phases */
-	struct hop *path;	/* [2 * nh + 2] */
+	struct fors_hop *path;	/* [2 * nh + 2] */
 	uint32_t len;
 	uint32_t *first, *hosts;	/* hosts by leaf (CSR) */
 	int32_t *dout, *din;	/* [2 * m1]: a path's change to p, to q */
@@ -68,45 +63,45 @@ static void count(struct rb *b, uint32_t s, uint32_t r, uint32_t p,
 	b->cost += excess(b, p, ls) + excess(b, p, lr);
 }
 
-static void add_hop(struct rb *b, uint32_t s, uint32_t r, uint32_t p)
+static void add_hop(struct fors_hop *path, uint32_t *len, uint32_t s,
+		    uint32_t r, uint32_t p)
 {
-	b->path[b->len++] = (struct hop){ s, r, p };
+	path[(*len)++] = (struct fors_hop){ s, r, p };
 }
 
-/* The path (or cycle) of phases p and q through p's transfer a -> r0. */
-static void path(struct rb *b, uint32_t a, uint32_t p, uint32_t q)
+uint32_t fors_kempe_path(const struct fors_phases *ph, uint32_t a, uint32_t p,
+			 uint32_t q, struct fors_hop *path)
 {
-	const struct fors_phases *ph = b->ph;
 	const uint32_t *sp = ph->send + (size_t)p * ph->nh;
 	const uint32_t *sq = ph->send + (size_t)q * ph->nh;
 	const uint32_t *rp = ph->recv + (size_t)p * ph->nh;
 	const uint32_t *rq = ph->recv + (size_t)q * ph->nh;
-	uint32_t x = sp[a], s, r;
+	uint32_t x = sp[a], s, r, len = 0;
 
-	b->len = 0;
-	add_hop(b, a, x, p);
+	add_hop(path, &len, a, x, p);
 	for (;;) {		/* from the receiver's side */
 		s = rq[x];
 		if (s == FORS_IDLE)
 			break;
-		add_hop(b, s, x, q);
+		add_hop(path, &len, s, x, q);
 		if (s == a)
-			return;	/* a cycle: every hop found */
+			return len;	/* a cycle: every hop found */
 		x = sp[s];
 		if (x == FORS_IDLE)
 			break;
-		add_hop(b, s, x, p);
+		add_hop(path, &len, s, x, p);
 	}
 	for (s = a;;) {		/* from the sender's side */
 		r = sq[s];
 		if (r == FORS_IDLE)
 			break;
-		add_hop(b, s, r, q);
+		add_hop(path, &len, s, r, q);
 		s = rp[r];
 		if (s == FORS_IDLE)
 			break;
-		add_hop(b, s, r, p);
+		add_hop(path, &len, s, r, p);
 	}
+	return len;
 }
 
 static void note(struct rb *b, uint32_t l, int k, int32_t *d, int sign)
@@ -127,7 +122,7 @@ static int64_t change(struct rb *b, uint32_t p, uint32_t q)
 	int k;
 
 	for (i = 0; i < b->len; i++) {
-		const struct hop *h = &b->path[i];
+		const struct fors_hop *h = &b->path[i];
 		uint32_t ls = ph->leaf[h->s], lr = ph->leaf[h->r];
 
 		if (ls == lr)
@@ -163,7 +158,7 @@ static void swap(struct rb *b, uint32_t p, uint32_t q)
 	uint32_t i;
 
 	for (i = 0; i < b->len; i++) {
-		struct hop *h = &b->path[i];
+		struct fors_hop *h = &b->path[i];
 
 		count(b, h->s, h->r, h->p, -1);
 		ph->send[(size_t)h->p * ph->nh + h->s] = FORS_IDLE;
@@ -171,7 +166,7 @@ static void swap(struct rb *b, uint32_t p, uint32_t q)
 		h->p = h->p == p ? q : p;
 	}
 	for (i = 0; i < b->len; i++) {
-		struct hop *h = &b->path[i];
+		struct fors_hop *h = &b->path[i];
 
 		count(b, h->s, h->r, h->p, 1);
 		ph->send[(size_t)h->p * ph->nh + h->s] = h->r;
@@ -246,7 +241,7 @@ static void step(struct rb *b)
 	q = a == FORS_IDLE ? FORS_IDLE : room(b, p, l, dir);
 	if (q == FORS_IDLE)
 		return;
-	path(b, a, p, q);
+	b->len = fors_kempe_path(ph, a, p, q, b->path);
 	if (change(b, p, q) <= 0)
 		swap(b, p, q);
 }
@@ -261,7 +256,7 @@ static int setup(struct rb *b, struct fors_phases *ph, uint64_t seed)
 	b->out = calloc(cells, sizeof(int32_t));
 	b->in = calloc(cells, sizeof(int32_t));
 	b->pex = calloc(ph->t + 1, sizeof(int64_t));
-	b->path = malloc(sizeof(struct hop) * (2 * (size_t)ph->nh + 2));
+	b->path = malloc(sizeof(struct fors_hop) * (2 * (size_t)ph->nh + 2));
 	b->first = calloc(ph->m1 + 2, sizeof(uint32_t));
 	b->hosts = malloc(sizeof(uint32_t) * (ph->nh + 1));
 	b->dout = calloc(2 * (size_t)ph->m1 + 1, sizeof(int32_t));

@@ -19,6 +19,18 @@ struct fors_phases {
 				   the leaf per phase */
 };
 
+/* One transfer of a Kempe path: sender, receiver, the phase it is in. */
+struct fors_hop {
+	uint32_t s, r, p;
+};
+
+/*
+ * The path (or even cycle) alternating between phases p and q through
+ * p's transfer from a, into path (room for 2 nh + 2 hops); its length.
+ */
+uint32_t fors_kempe_path(const struct fors_phases *ph, uint32_t a, uint32_t p,
+			 uint32_t q, struct fors_hop *path);
+
 /*
  * Move transfers between phases along alternating paths (a Kempe swap of
  * two phases: every host still sends and receives at most once per

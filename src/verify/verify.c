@@ -249,6 +249,10 @@ int fors_schedule_verify(const struct fors_schedule *s,
 	return r;
 }
 
+/*
+ * Every inter-leaf transfer on a plane whose spine both leaves reach, and
+ * no leaf's cable (fabric.h, fors_plane_cable) twice in a phase.
+ */
 static int check_planes(const struct fors_fabric *fb,
 			const struct fors_schedule *s, uint32_t *up,
 			uint32_t *down, struct fors_error *err)
@@ -261,22 +265,25 @@ static int check_planes(const struct fors_fabric *fb,
 			const struct fors_xfer *x = &s->xfers[i];
 			uint32_t ls = x->src / fb->m0, ld = x->dst / fb->m0;
 			uint32_t pl = (uint32_t)x->plane;
+			int32_t cu, cd;
 
 			if (ls == ld)
 				continue;
-			if (!fors_plane_live(fb, ls, pl) ||
-			    !fors_plane_live(fb, ld, pl)) {
+			cu = fors_plane_cable(fb, ls, pl);
+			cd = fors_plane_cable(fb, ld, pl);
+			if (cu < 0 || cd < 0) {
 				fors_error_set(err, "phase %u: %u -> %u on plane %u, which is not alive at both leaves",
 					       p, x->src, x->dst, pl);
 				return FORS_EVERIFY;
 			}
-			if (up[ls * fb->q + pl] == p + 1 ||
-			    down[ld * fb->q + pl] == p + 1) {
-				fors_error_set(err, "phase %u: %u -> %u shares plane %u with another transfer",
+			if (up[ls * fb->q + (uint32_t)cu] == p + 1 ||
+			    down[ld * fb->q + (uint32_t)cd] == p + 1) {
+				fors_error_set(err, "phase %u: %u -> %u shares plane %u's cable with another transfer",
 					       p, x->src, x->dst, pl);
 				return FORS_EVERIFY;
 			}
-			up[ls * fb->q + pl] = down[ld * fb->q + pl] = p + 1;
+			up[ls * fb->q + (uint32_t)cu] = p + 1;
+			down[ld * fb->q + (uint32_t)cd] = p + 1;
 		}
 	return 0;
 }
