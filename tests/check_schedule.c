@@ -388,7 +388,7 @@ START_TEST(cyclic_verified)
 		uint8_t *present = calloc(m0 * m1, 1);
 		uint32_t *up = calloc(m1, sizeof(uint32_t));
 		struct fors_cyclic_params cp = { m0, m1, 0, present, up, 0,
-						 20000, 4000000, 20000, 0 };
+						 20000, 4000000, 20000, 0, 0, NULL, 0 };
 		struct fors_schedule *s;
 		struct fors_error err;
 
