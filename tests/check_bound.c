@@ -15,8 +15,9 @@
 #include "schedule/bound.h"
 #include "suite.h"
 
-#define MAXL 5
+#define MAXL 6
 #define MAXS 6
+#define RANDL 5		/* most leaves of the random fabrics */
 #define RANDS 4		/* spines of the random fabrics */
 
 struct inst {
@@ -119,6 +120,30 @@ START_TEST(flow_term)
 }
 END_TEST
 
+/*
+ * A seeded fabric of tests/check_route (FT(2;7,6), 37 hosts, single
+ * cables) where leaf 5 reaches leaves 0 and 3 only through spine 5: its
+ * one cable there carries 2 x 36 transfers, so 72 phases (glpsol's LP and
+ * integer optimum). The weight search's own lengths gave 62; the
+ * bottleneck of its average flow gives 72.
+ */
+START_TEST(bottleneck)
+{
+	struct inst x = { 6, 6, { 6, 7, 7, 6, 5, 6 },
+			  { 0, 1, 1, 0, 0, 1,
+			    1, 1, 1, 1, 0, 1,
+			    1, 1, 1, 1, 0, 0,
+			    0, 1, 1, 0, 1, 1,
+			    1, 1, 0, 1, 0, 0,
+			    1, 0, 0, 1, 0, 1 } };
+	struct fors_bound b;
+
+	ck_assert_int_eq(bound_of(&x, &b), 0);
+	ck_assert_uint_eq(b.t, 72);
+	ck_assert_int_eq(b.term, FORS_BOUND_FLOW);
+}
+END_TEST
+
 /* The transportation problem in CPLEX-LP, integer or not. */
 static void write_lp(FILE *o, const struct inst *x, int integer)
 {
@@ -194,7 +219,7 @@ static void random_inst(struct inst *x)
 {
 	uint32_t i;
 
-	x->nl = 2 + rnd() % (MAXL - 1);
+	x->nl = 2 + rnd() % (RANDL - 1);
 	x->ns = 1 + rnd() % RANDS;
 	for (i = 0; i < x->nl; i++)
 		x->hosts[i] = rnd() % 5;
@@ -244,6 +269,7 @@ static Suite *bound_suite(void)
 	tcase_add_test(tc, counted_by_hand);
 	tcase_add_test(tc, no_common_spine);
 	tcase_add_test(tc, flow_term);
+	tcase_add_test(tc, bottleneck);
 	tcase_add_test(tc, cbc_oracle);
 	suite_add_tcase(su, tc);
 	return su;

@@ -22,15 +22,16 @@ void fors_route_free(struct fors_route *r)
  * The cyclic schedule at the bound (doc/schedule.md): each leaf sends at
  * most its live planes per phase. *cyc stays NULL when the search fails.
  */
-static int cyclic(struct fors_route *r, const uint8_t *present, uint32_t t,
-		  uint64_t seed, struct fors_schedule **cyc,
-		  struct fors_error *err)
+static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
+		  const uint8_t *present, uint32_t t, uint64_t seed,
+		  struct fors_schedule **cyc, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_cyclic_params cp = { fb->m0, fb->m1, fb->f, present, NULL,
 					 t, FORS_CYCLIC_MOVES,
 					 FORS_CYCLIC_WORK, FORS_CYCLIC_SWAPS,
 					 seed, fb->q, NULL,
+					 o->plane_work ? o->plane_work :
 					 FORS_CYCLIC_PLANE_WORK };
 	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
 	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
@@ -267,8 +268,8 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	}
 	for (k = 0; !e && !few && !o->algorithm1 && k < FORS_CYCLIC_TRIES &&
 	     (!*pl || (*pl)->nphases > r->usable.t + cyclic_above[k]); k++) {
-		e = cyclic(r, present, r->usable.t + cyclic_above[k], k, &cyc,
-			   err);
+		e = cyclic(r, o, present, r->usable.t + cyclic_above[k], k,
+			   &cyc, err);
 		if (!cyc)
 			break;
 		if (!e)

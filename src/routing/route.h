@@ -46,6 +46,8 @@ struct fors_route_opts {
 				   they are routed without a slot otherwise */
 	int algorithm1;		/* Algorithm 1's schedule even above the
 				   bound (comparisons, tests) */
+	uint64_t plane_work;	/* the cyclic schedule's plane search budget
+				   (tests); 0: FORS_CYCLIC_PLANE_WORK */
 };
 
 /*
