@@ -219,14 +219,39 @@ static int bound_key(struct fors_route *r, struct fors_error *err)
 	return FORS_ENOMEM;
 }
 
-/* The planes of s; kept in *best (with its info) when it has fewer phases. */
+/*
+ * Phases of a searched schedule left without planes: each is split in
+ * two at least, so s needs that many phases more than it has.
+ */
+static uint32_t unplaned(const struct fors_schedule *s, uint32_t m0)
+{
+	uint32_t p, n = 0;
+	size_t i;
+
+	for (p = 0; p < s->nphases; p++)
+		for (i = s->start[p]; i < s->start[p + 1]; i++)
+			if (s->xfers[i].src / m0 != s->xfers[i].dst / m0) {
+				n += s->xfers[i].plane < 0;
+				break;
+			}
+	return n;
+}
+
+/*
+ * The planes of s; kept in *best (with its info) when it has fewer phases.
+ * A searched schedule that cannot have fewer is not assigned at all.
+ */
 static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 		     const struct fors_schedule *s, struct fors_schedule **best,
 		     struct fors_assign_info *info, struct fors_error *err)
 {
 	struct fors_schedule *pl = NULL;
-	int e = planes(r, o, s, &pl, err);
+	int e;
 
+	if (*best && fors_schedule_is_cyclic(s) &&
+	    s->nphases + unplaned(s, r->fb->m0) >= (*best)->nphases)
+		return 0;
+	e = planes(r, o, s, &pl, err);
 	if (!e && (!*best || pl->nphases < (*best)->nphases)) {
 		fors_schedule_free(*best);
 		*best = pl;
@@ -240,7 +265,10 @@ static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 /*
  * The cyclic schedule's tries: twice at the bound (another placement),
  * then a phase or more above it, where a tight fabric leaves the search
- * room; each one only while the best so far still splits phases.
+ * room; each one only while the best so far still splits phases, and
+ * while the phases times hosts of the tries so far are below
+ * FORS_CYCLIC_CELLS: on a large fabric a failed try costs the subnet
+ * manager a tenth of a second.
  */
 static const uint32_t cyclic_above[FORS_CYCLIC_TRIES] = { 0, 0, 1, 2, 4 };
 
@@ -258,6 +286,7 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	struct fors_schedule *abs = NULL, *cyc = NULL;
 	struct fors_assign_info info = { 0 };
 	uint8_t *present = NULL;
+	uint64_t cells = 0;
 	uint32_t k;
 	int e = schedule(r, &present, &abs, err);
 
@@ -267,7 +296,10 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		alg1 = 1;
 	}
 	for (k = 0; !e && !few && !o->algorithm1 && k < FORS_CYCLIC_TRIES &&
+	     cells < FORS_CYCLIC_CELLS &&
 	     (!*pl || (*pl)->nphases > r->usable.t + cyclic_above[k]); k++) {
+		cells += (uint64_t)(r->usable.t + cyclic_above[k]) *
+			 r->fb->nhosts;
 		e = cyclic(r, o, present, r->usable.t + cyclic_above[k], k,
 			   &cyc, err);
 		if (!cyc)

@@ -29,9 +29,11 @@ struct fors_cyclic_params {
 #define FORS_CYCLIC_MOVES 2000
 #define FORS_CYCLIC_WORK 4000000
 #define FORS_CYCLIC_SWAPS 20000
-#define FORS_CYCLIC_PLANE_WORK 20000000
+#define FORS_CYCLIC_PLANE_WORK 4000000
 /* Placements tried while the best so far splits a phase (routing/route.c). */
 #define FORS_CYCLIC_TRIES 5
+/* Placements tried while their phases times hosts stay below this. */
+#define FORS_CYCLIC_CELLS 200000
 
 /*
  * A schedule of the present hosts in exactly cp->t phases (cp->t at least
