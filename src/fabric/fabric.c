@@ -324,9 +324,10 @@ static int planes(struct analysis *a)
 	fb->plane_rank = malloc(sizeof(uint32_t) * (q + 1));
 	fb->up = calloc((size_t)fb->m1 * q + 1, sizeof(uint32_t));
 	fb->down = calloc((size_t)fb->m1 * q + 1, sizeof(uint32_t));
+	fb->cable = calloc((size_t)fb->m1 * q + 1, sizeof(int16_t));
 	fb->impacted = calloc(q + 1, 1);
 	if (!fb->plane_spine || !fb->plane_rank || !fb->up || !fb->down ||
-	    !fb->impacted) {
+	    !fb->cable || !fb->impacted) {
 		free(cnt);
 		return FORS_ENOMEM;
 	}
@@ -539,11 +540,30 @@ static int common_plane(const struct fors_fabric *fb, uint32_t x, uint32_t y)
 	return 0;
 }
 
+/* Every leaf's answers of fors_plane_cable (fabric.h). */
+static void cables(struct fors_fabric *fb)
+{
+	uint32_t l, p, c, first;
+
+	for (l = 0; l < fb->m1; l++)
+		for (p = 0; p < fb->q; p++) {
+			first = p - fb->plane_rank[p];
+			for (c = 0; first + c < fb->q &&
+			     fb->plane_spine[first + c] == fb->plane_spine[p] &&
+			     fors_plane_live(fb, l, first + c); c++)
+				;
+			fb->cable[(size_t)l * fb->q + p] =
+				fors_plane_live(fb, l, p) ? (int16_t)p :
+				c ? (int16_t)(first + fb->plane_rank[p] % c) : -1;
+		}
+}
+
 /* f and m over the leaves that serve hosts: a dead leaf constrains nothing. */
 int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 {
 	uint32_t l, l2, p, min = UINT32_MAX;
 
+	cables(fb);
 	fb->m = 0;
 	memset(fb->impacted, 0, fb->q);
 	for (l = 0; l < fb->m1; l++) {
@@ -652,6 +672,7 @@ void fors_fabric_free(struct fors_fabric *fb)
 	free(fb->plane_rank);
 	free(fb->up);
 	free(fb->down);
+	free(fb->cable);
 	free(fb->impacted);
 	free(fb->hosts);
 	free(fb->host_at);

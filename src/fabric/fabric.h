@@ -55,6 +55,7 @@ struct fors_fabric {
 	uint32_t *plane_rank;	/* [q]: cable rank at that spine */
 	uint32_t *up;		/* [m1 * q]: leaf port of the cable */
 	uint32_t *down;		/* [m1 * q]: spine port of the cable */
+	int16_t *cable;		/* [m1 * q]: fors_plane_cable's answers */
 	uint8_t *impacted;	/* [q]: some live leaf lost this plane */
 	struct fors_fhost *hosts;	/* present host ports, sid ascending */
 	uint32_t nhosts;
@@ -77,19 +78,12 @@ static inline int fors_plane_live(const struct fors_fabric *fb, uint32_t leaf,
  * lowest ranks); -1 when it has none to that spine. The cyclic schedule's
  * planes (schedule/planes.c) and the tables use it: two leaves then
  * share a spine's cables as the bound counts them, at the smaller side.
+ * Kept up to date by fors_fabric_measure.
  */
 static inline int32_t fors_plane_cable(const struct fors_fabric *fb,
 				       uint32_t leaf, uint32_t p)
 {
-	uint32_t r = fb->plane_rank[p], first = p - r, c = 0;
-
-	if (fors_plane_live(fb, leaf, p))
-		return (int32_t)p;
-	while (first + c < fb->q &&
-	       fb->plane_spine[first + c] == fb->plane_spine[p] &&
-	       fors_plane_live(fb, leaf, first + c))
-		c++;
-	return c ? (int32_t)(first + r % c) : -1;
+	return fb->cable[(size_t)leaf * fb->q + p];
 }
 
 /* 1 when the leaf has a live cable to plane p's spine. */

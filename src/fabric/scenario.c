@@ -55,11 +55,13 @@ static int alloc_fabric(struct fors_fabric *fb, const struct fors_scenario *sc)
 	fb->plane_rank = calloc(sc->q, sizeof(uint32_t));
 	fb->up = calloc(lq, sizeof(uint32_t));
 	fb->down = calloc(lq, sizeof(uint32_t));
+	fb->cable = calloc(lq, sizeof(int16_t));
 	fb->impacted = calloc(sc->q, 1);
 	fb->hosts = calloc(h + 1, sizeof(struct fors_fhost));
 	fb->host_at = malloc(sizeof(int32_t) * (h + 1));
 	return fb->leaf && fb->spine && fb->plane_spine && fb->plane_rank &&
-	       fb->up && fb->down && fb->impacted && fb->hosts && fb->host_at;
+	       fb->up && fb->down && fb->cable && fb->impacted && fb->hosts &&
+	       fb->host_at;
 }
 
 int fors_scenario_fabric(const struct fors_scenario *sc,

@@ -22,6 +22,22 @@ void fors_route_free(struct fors_route *r)
  * The cyclic schedule at the bound (doc/schedule.md): each leaf sends at
  * most its live planes per phase. *cyc stays NULL when the search fails.
  */
+/*
+ * The plane search's budget for t phases of n hosts: FORS_CYCLIC_PLANE_WORK,
+ * less in proportion above FORS_CYCLIC_PLANE_CELLS phases times hosts. A
+ * large fabric's phases are coloured at once or hardly at all: on the LHCb
+ * fabric the solver colours every phase of a placement at the bound, or
+ * thousands of transfers are left, which no budget for a subnet manager
+ * repairs (doc/schedule.md).
+ */
+static uint64_t plane_work(uint32_t t, uint32_t n)
+{
+	uint64_t cells = (uint64_t)t * n;
+
+	return cells <= FORS_CYCLIC_PLANE_CELLS ? FORS_CYCLIC_PLANE_WORK :
+	       (uint64_t)FORS_CYCLIC_PLANE_WORK * FORS_CYCLIC_PLANE_CELLS / cells;
+}
+
 static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 		  const uint8_t *present, uint32_t t, uint64_t seed,
 		  struct fors_schedule **cyc, struct fors_error *err)
@@ -30,15 +46,15 @@ static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 	struct fors_cyclic_params cp = { fb->m0, fb->m1, fb->f, present, NULL,
 					 t, FORS_CYCLIC_MOVES,
 					 FORS_CYCLIC_WORK, FORS_CYCLIC_SWAPS,
-					 seed, fb->q, NULL,
-					 o->plane_work ? o->plane_work :
-					 FORS_CYCLIC_PLANE_WORK };
+					 seed, fb->q, NULL, o->plane_work };
 	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
 	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
 	struct fors_error e2;
 	int e = FORS_ENOMEM;
 
 	*cyc = NULL;
+	if (!cp.plane_work)
+		cp.plane_work = plane_work(t, fb->nhosts);
 	if (up && cable) {
 		for (l = 0; l < fb->m1; l++)
 			for (p = 0; p < fb->q; p++) {

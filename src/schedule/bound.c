@@ -22,6 +22,7 @@
 
 #define FLOW_ROUNDS 100		/* most rounds of the weight search */
 #define FLOW_CHECK 4		/* rounds between certificates */
+#define FLOW_CUT 16		/* rounds between bottleneck certificates */
 #define FLOW_EPS 0.1		/* growth of a fully used cable's length */
 #define FLOW_SCALE 1048576.0	/* integer lengths up to 2^20 */
 
@@ -304,10 +305,10 @@ static void flow_bound(struct flow *f, struct fors_bound *b)
 		f->len[i] = bf->cables[i % n] ? 1.0 / bf->cables[i % n] : 0;
 	for (r = 1; r <= FLOW_ROUNDS; r++) {
 		route_round(f);
-		if (r % FLOW_CHECK == 0 || r == FLOW_ROUNDS) {
+		if (r % FLOW_CHECK == 0 || r == FLOW_ROUNDS)
 			raise_to(b, certificate(f), FORS_BOUND_FLOW, 0, 0);
+		if (r % FLOW_CUT == 0 || r == FLOW_ROUNDS)
 			saturated(f, r, b);
-		}
 		if (phases(congestion(f, f->sum) / r) <= b->t)
 			return;
 		reweigh(f, congestion(f, f->load));

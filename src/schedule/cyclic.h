@@ -30,6 +30,7 @@ struct fors_cyclic_params {
 #define FORS_CYCLIC_WORK 4000000
 #define FORS_CYCLIC_SWAPS 20000
 #define FORS_CYCLIC_PLANE_WORK 4000000
+#define FORS_CYCLIC_PLANE_CELLS 40000
 /* Placements tried while the best so far splits a phase (routing/route.c). */
 #define FORS_CYCLIC_TRIES 5
 /* Placements tried while their phases times hosts stay below this. */

@@ -299,7 +299,7 @@ static int setup(struct ps *s, struct fors_phases *ph,
  * the solver's largest partial colouring where it fails.
  */
 static const struct lec_budget start_budget = {
-	.repair_moves = 20000,
+	.repair_moves = 2000,
 	.restarts = 1,
 	.seed = 0x9e3779b97f4a7c15ull,
 };
