@@ -26,9 +26,9 @@ scenarios() {
 	echo "SW18,19,22,23 gone|--dead-spines 0,1,4,5"
 }
 
-# route at LMC l; prints "phases split ms verified"
+# route at LMC l; prints "phases split ms verified bound"
 try() {
-	local net=$1 ref=$2 l=$3 d=$out/run ph sp ms ok=no
+	local net=$1 ref=$2 l=$3 d=$out/run ph sp ms bd ok=no
 	rm -rf "$d"
 	mkdir -p "$d"
 	if ! "$FORS" route -t "$net" -r "$ref" -l "$l" -R -o "$d" >"$d/log" 2>&1; then
@@ -36,13 +36,14 @@ try() {
 		return
 	fi
 	ph=$(sed -n 's/^schedule: \([0-9]*\) phases.*/\1/p' "$d/log")
-	sp=$(sed -n 's/.*, \([0-9]*\) added by splits/\1/p' "$d/log")
+	sp=$(sed -n 's/.*, \([0-9]*\) added by splits.*/\1/p' "$d/log")
+	bd=$(sed -n 's/.*; bound \([0-9]*\) .*/\1/p' "$d/log")
 	ms=$(sed -n 's/^time: \([0-9]*\).*/\1/p' "$d/log")
 	if "$FORS" check -s "$d/fors-schedule.dump" -t "$net" -l "$d/fors-lfts.dump" \
 		>"$d/check" 2>&1; then
 		ok=yes
 	fi
-	echo "$ph $sp $ms $ok"
+	echo "$ph $sp $ms $ok $bd"
 }
 
 # Failures of fabrics with parallel cables: LEAF:SPINE:CABLE cuts.
@@ -65,20 +66,24 @@ fabric() {
 			r=$(try "$out/live.net" "$out/ref.net" "$l")
 			set -- $r
 			if [ "$1" = - ]; then
-				echo "| $name | $sc | $l | - | - | - | ${r#- - - } |"
+				echo "| $name | $sc | $l | - | - | - | - | ${r#- - - } |"
 			elif { [ "$2" = 0 ] && [ -z "$first" ]; } || [ "$l" = 3 ]; then
-				echo "| $name | $sc | $l | $1 | $2 | $3 | $4 |"
+				echo "| $name | $sc | $l | $1 | $5 | $2 | $3 | $4 |"
 			fi
-			[ "$2" = 0 ] && first=${first:-$l}
-			[ -n "$first" ] && [ "$l" -ge 3 ] && break
+			if [ "$2" = 0 ]; then
+				first=${first:-$l}
+			fi
+			if [ -n "$first" ] && [ "$l" -ge 3 ]; then
+				break
+			fi
 		done
 	done
 }
 
 echo "$(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo
-echo "| fabric | scenario | LMC | phases | split | ms | verified |"
-echo "|---|---|---|---|---|---|---|"
+echo "| fabric | scenario | LMC | phases | T* | split | ms | verified |"
+echo "|---|---|---|---|---|---|---|---|"
 if [ "${1:-}" = parallel ]; then
 	scenarios=parallel_scenarios
 	fabric "FT(2;12,4), 2 spines x 6 cables" "-n 12 -l 4 -s 2 -c 6"
