@@ -2,11 +2,14 @@
 /*
  * Fuzzes fors_config_parse(), the plugin's fors.conf reader: whatever the
  * file holds, what it keeps is valid (fors.conf(5)): absolute paths, a
- * boolean, a hold-down in range.
+ * boolean, a hold-down in range. The same text goes to fors_guids_read()
+ * (a participants file, OpenSM's cn_guid_file): what it keeps is port
+ * GUIDs, none 0, ascending, each once.
  */
 #include <string.h>
 
 #include "formats/config.h"
+#include "formats/guidfile.h"
 #include "fuzz.h"
 
 static void note(void *ctx, int error, const char *msg)
@@ -18,6 +21,28 @@ static void note(void *ctx, int error, const char *msg)
 static int absolute(const char *path)
 {
 	return !path || path[0] == '/';
+}
+
+static void guid_file(const uint8_t *data, size_t size)
+{
+	FILE *in = fuzz_open(data, size);
+	struct fors_guids *g;
+	struct fors_error err;
+	size_t i;
+	int r;
+
+	if (!in)
+		return;
+	r = fors_guids_read(in, "cn", &g, &err);
+	fuzz_require(r != FORS_ENOMEM, FUZZ_NOMEM);
+	fuzz_require(!r == (g != NULL), "a result and an error at once");
+	for (i = 0; g && i < g->n; i++)
+		fuzz_require(g->g[i] && (!i || g->g[i - 1] < g->g[i]) &&
+			     fors_guids_has(g, g->g[i]),
+			     "a GUID 0, out of order, twice or not found");
+	fuzz_require(!g || g->n, "an empty set kept");
+	fors_guids_free(g);
+	fclose(in);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,7 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_require(c.verify == 0 || c.verify == 1, "verify neither 0 nor 1");
 	fuzz_require(c.link_holddown_s <= FORS_HOLDDOWN_MAX,
 		     "a hold-down beyond its range");
+	fuzz_require(absolute(c.participants) || !strcmp(c.participants, "all"),
+		     "participants neither a path nor all");
 	fors_config_free(&c);
 	fclose(in);
+	guid_file(data, size);
 	return 0;
 }

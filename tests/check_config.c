@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "formats/config.h"
+#include "formats/guidfile.h"
 #include "base/error.h"
 #include "suite.h"
 
@@ -44,7 +45,8 @@ START_TEST(every_key)
 	ck_assert_int_eq(parse("# fors\n\n schedule_file  /run/fors/sched.dump # here\n"
 			       "reference_topology\t/etc/opensm/healthy.topo\n"
 			       "state_file /var/lib/fors/seen\nverify FALSE\n"
-			       "link_holddown_s 30\nspine_hosts refuse\n",
+			       "link_holddown_s 30\nspine_hosts refuse\n"
+			       "participants /etc/opensm/cn-guids\n",
 			       &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
 	ck_assert_str_eq(c.schedule_file, "/run/fors/sched.dump");
@@ -53,6 +55,11 @@ START_TEST(every_key)
 	ck_assert_int_eq(c.verify, 0);
 	ck_assert_uint_eq(c.link_holddown_s, 30);
 	ck_assert_int_eq(c.refuse_spine_hosts, 1);
+	ck_assert_str_eq(c.participants, "/etc/opensm/cn-guids");
+	fors_config_free(&c);
+	ck_assert_int_eq(parse("participants all\n", &c, &s), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_str_eq(c.participants, "all");
 	fors_config_free(&c);
 }
 END_TEST
@@ -69,6 +76,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(c.verify, 1);
 	ck_assert_uint_eq(c.link_holddown_s, 600);
 	ck_assert_int_eq(c.refuse_spine_hosts, 0);
+	ck_assert_ptr_null(c.participants);
 	fors_config_free(&c);
 }
 END_TEST
@@ -94,6 +102,8 @@ static const struct {
 	  "fors.conf:1: spine_hosts: expected route or refuse, got 'maybe'; using the default", 1 },
 	{ "reference_topology # none\n",
 	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
+	{ "participants cn-guids\n",
+	  "fors.conf:1: participants: expected an absolute path, got 'cn-guids'; using the default", 1 },
 };
 
 START_TEST(bad_lines)
@@ -110,7 +120,66 @@ START_TEST(bad_lines)
 	ck_assert_ptr_null(c.reference_topology);
 	ck_assert_int_eq(c.verify, 1);
 	ck_assert_uint_eq(c.link_holddown_s, FORS_HOLDDOWN);
+	ck_assert_ptr_null(c.participants);
 	fors_config_free(&c);
+}
+END_TEST
+
+static int guids(const char *text, struct fors_guids **g,
+		 struct fors_error *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int e;
+
+	ck_assert_ptr_nonnull(f);
+	e = fors_guids_read(f, "cn", g, err);
+	fclose(f);
+	return e;
+}
+
+/*
+ * OpenSM's cn_guid_file: a GUID a line, a node name after it, comments;
+ * kept sorted and once each.
+ */
+START_TEST(guid_file)
+{
+	struct fors_guids *g;
+	struct fors_error err;
+
+	ck_assert_int_eq(guids("# compute nodes\n0x0002c903000a1b2c node-7\n"
+			       "\n  0x1\t# first\n0002c903000a1b2c\n"
+			       "0XFF\r\n", &g, &err), 0);
+	ck_assert_uint_eq(g->n, 3);
+	ck_assert_uint_eq(g->g[0], 0x1);
+	ck_assert_uint_eq(g->g[1], 0xff);
+	ck_assert_uint_eq(g->g[2], 0x0002c903000a1b2cull);
+	ck_assert(fors_guids_has(g, 0xff));
+	ck_assert(!fors_guids_has(g, 0xfe));
+	fors_guids_free(g);
+}
+END_TEST
+
+/* Each malformed line named, and a file with no GUID refused. */
+static const struct {
+	const char *text, *msg;
+} bad_guids[] = {
+	{ "0x1\nnode-7 0x2\n", "cn:2: not a port GUID (0x and hex digits, then anything after a blank)" },
+	{ "0x12g4\n", "cn:1: not a port GUID (0x and hex digits, then anything after a blank)" },
+	{ "0x0\n", "cn:1: not a port GUID (0x and hex digits, then anything after a blank)" },
+	{ "0x1ffffffffffffffff\n", "cn:1: not a port GUID (0x and hex digits, then anything after a blank)" },
+	{ "-1\n", "cn:1: not a port GUID (0x and hex digits, then anything after a blank)" },
+	{ "# nobody\n\n", "cn: no port GUID in the file" },
+	{ "", "cn: no port GUID in the file" },
+};
+
+START_TEST(guid_file_bad)
+{
+	struct fors_guids *g = (void *)1;
+	struct fors_error err;
+
+	ck_assert_int_eq(guids(bad_guids[_i].text, &g, &err), FORS_EFORMAT);
+	ck_assert_ptr_null(g);
+	ck_assert_str_eq(err.msg, bad_guids[_i].msg);
 }
 END_TEST
 
@@ -171,6 +240,9 @@ int main(void)
 
 	tcase_add_test(tc, every_key);
 	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, guid_file);
+	tcase_add_loop_test(tc, guid_file_bad, 0,
+			    sizeof(bad_guids) / sizeof(bad_guids[0]));
 	tcase_add_loop_test(tc, bad_lines, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, last_value_wins);
 	tcase_add_test(tc, missing_file);

@@ -835,6 +835,87 @@ START_TEST(partial_lids)
 }
 END_TEST
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Only the listed host ports take part: the schedule has their host lines
+ * and every ordered pair of them once (route_ok verifies), its phases
+ * count from their bound; the others keep LIDs reachable from every
+ * switch (the checker follows the CA LIDs without host lines) and get no
+ * transfer.
+ */
+START_TEST(participants)
+{
+	uint32_t m0 = 3 + _i % 4, m1 = 2 + _i % 4, ns = m0, h, n = 0, i;
+	uint8_t failed[8 * 8] = { 0 };
+	struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL, 0, 0 };
+	struct fors_topology *live;
+	uint64_t guids[64];
+	struct fors_route *r, *a;
+	struct fors_route_opts o = { .lmc = lmc_for(ns) };
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	struct fors_error err;
+
+	test_rng = 0x9a47u + (uint64_t)_i;
+	failed[rnd() % (m1 * ns)] = _i % 2;
+	live = gen_topology(&g);
+	for (i = 0; i < live->nnodes; i++)	/* port GUIDs, as OpenSM has */
+		if (live->nodes[i].type == FORS_CA)
+			live->nodes[i].ports[1].guid = 0x1000 + i;
+	for (i = 0; i < live->nnodes; i++)
+		if (live->nodes[i].type == FORS_CA && rnd() % 3)
+			guids[n++] = 0x1000 + i;
+	ck_assert_uint_gt(n, 1);
+	o.participants = guids;
+	o.nparticipants = n;
+	ck_assert_int_eq(fors_route_compute(live, NULL, &o, &r, &err), 0);
+	ck_assert_uint_eq(r->njoin, n);
+	ck_assert_uint_eq(r->s->nhosts, n);
+	ck_assert_uint_ge(r->s->nphases, n - 1);
+	for (h = 0; h < r->s->nhosts; h++)
+		ck_assert_ptr_nonnull(bsearch(&r->s->hosts[h].guid, guids, n,
+					      sizeof(uint64_t), cmp_u64));
+	with_lids(live, r);
+	d = dump_of(r);
+	ck_assert_msg(fors_check_routes(live, d, r->s, &rep, &err) == 0, "%s",
+		      rep.nkept ? rep.kept[0] : err.msg);
+	/* every CA LID, the non-participants' too, from every switch */
+	ck_assert_uint_eq(rep.reach_pairs, (size_t)(m1 + ns) *
+			  (m0 * m1 * (1u << o.lmc) + m1 + ns));
+	o.participants = NULL;
+	ck_assert_int_eq(fors_route_compute(live, NULL, &o, &a, &err), 0);
+	ck_assert_uint_ge(a->bound.t, r->bound.t);
+	fors_lft_dump_free(d);
+	fors_route_free(a);
+	fors_route_free(r);
+	fors_topology_free(live);
+}
+END_TEST
+
+/* A list naming none of the fabric's host ports is refused. */
+START_TEST(participants_none)
+{
+	struct fors_netgen g = { 3, 2, 3, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *live = gen_topology(&g);
+	uint64_t nobody = 0x42;
+	struct fors_route_opts o = { .lmc = 2, .participants = &nobody,
+				     .nparticipants = 1 };
+	struct fors_route *r;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_route_compute(live, NULL, &o, &r, &err),
+			 FORS_EINVAL);
+	ck_assert_str_eq(err.msg, "none of the 6 host ports is a participant (1 port GUIDs listed)");
+	fors_topology_free(live);
+}
+END_TEST
+
 /* OpenSM's own dump, read and checked: minhop shares links. */
 START_TEST(checks_opensm_dump)
 {
@@ -918,6 +999,8 @@ int main(void)
 	tcase_add_test(tc, real_lab_lids);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, partial_lids);
+	tcase_add_loop_test(tc, participants, 0, 8);
+	tcase_add_test(tc, participants_none);
 	tcase_add_test(tc, checks_opensm_dump);
 	tcase_add_loop_test(tc, check_finds_broken_tables, 0, 2);
 	tcase_set_timeout(tc, 0);

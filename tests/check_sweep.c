@@ -426,6 +426,55 @@ START_TEST(refusal_kept)
 }
 END_TEST
 
+/* A file in the run's directory with text in it; its path. */
+static const char *put(struct run *r, const char *name, const char *text,
+		       char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", r->dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/*
+ * Who takes part: fors.conf's file first, "all" for everyone, OpenSM's
+ * cn_guid_file without it, everyone without either; a file that cannot be
+ * used is logged as an error, and everyone takes part.
+ */
+START_TEST(participants_source)
+{
+	struct run *r = run_new();
+	char conf[160], cn[160], bad[160];
+	struct fors_guids *g;
+
+	put(r, "conf", "0x11\n0x12\n", conf, sizeof(conf));
+	put(r, "cn", "0x21\n", cn, sizeof(cn));
+	put(r, "bad", "0x21\nnode\n", bad, sizeof(bad));
+	g = fors_sweep_participants(r->st, conf, cn);
+	ck_assert(g && g->n == 2 && g->g[0] == 0x11);
+	fors_guids_free(g);
+	g = fors_sweep_participants(r->st, NULL, cn);
+	ck_assert(g && g->n == 1 && g->g[0] == 0x21);
+	fors_guids_free(g);
+	ck_assert_ptr_null(fors_sweep_participants(r->st, "all", cn));
+	ck_assert_ptr_null(fors_sweep_participants(r->st, NULL, NULL));
+	ck_assert_ptr_null(fors_sweep_participants(r->st, NULL, ""));
+	ck_assert_uint_eq(r->log.errors, 0);
+	ck_assert_ptr_null(fors_sweep_participants(r->st, bad, NULL));
+	ck_assert_uint_eq(r->log.errors, 1);
+	ck_assert_ptr_nonnull(strstr(r->log.text, "/bad:2: not a port GUID"));
+	ck_assert_ptr_nonnull(strstr(r->log.text, "; every host port takes part"));
+	unlink(conf);
+	unlink(cn);
+	unlink(bad);
+	run_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("sweep");
@@ -441,6 +490,7 @@ int main(void)
 	tcase_add_test(tc, verification_refuses);
 	tcase_add_test(tc, verification_mftree);
 	tcase_add_test(tc, refusal_kept);
+	tcase_add_test(tc, participants_source);
 	suite_add_tcase(su, tc);
 	return run_suite(su);
 }

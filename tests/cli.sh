@@ -142,6 +142,24 @@ expect 1 "guarantees: 1 credit loop" check --schedule "$D/ft-4-4-1f-schedule-5ab
 	--topology "$D/ft-4-4-1f.net" --lfts "$D/ft-4-4-1f-lfts-5abe188.dump"
 expect 2 "--lmc is for tables without a schedule" check --schedule "$tmp/s" --lmc 1
 expect 2 "--lmc: '8' is out of range 0..7" check --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump" --lmc 8
+# participants: 3 of the lab's 4 host ports (a GUID file as OpenSM's
+# cn_guid_file has it), routed and checked; a bad line named
+printf '# compute nodes\n0x100001 H0\n0x0000000000100005\n\n0x100007 # H3\n0xdead1\n' >"$tmp/cn"
+mkdir -p "$tmp/r-cn" &&
+	fors route --topology "$D/ibnetdiscover-ft-2-2-lmc1.txt" --lmc 1 \
+	--participants "$tmp/cn" --output "$tmp/r-cn" >"$tmp/cn.out" &&
+	grep -q '^participants: 3 of the 4 host ports$' "$tmp/cn.out" &&
+	[ "$(grep -c '^host ' "$tmp/r-cn/fors-schedule.dump")" -eq 3 ] &&
+	fors check --schedule "$tmp/r-cn/fors-schedule.dump" \
+	--topology "$D/ibnetdiscover-ft-2-2-lmc1.txt" \
+	--lfts "$tmp/r-cn/fors-lfts.dump" >/dev/null && ok ||
+	ko "participants: $(cat "$tmp/cn.out")"
+printf '0x100001\nH1 0x100003\n' >"$tmp/cn-bad"
+expect 1 "cn-bad:2: not a port GUID" route --topology "$D/ibnetdiscover-ft-2-2-lmc1.txt" \
+	--lmc 1 --participants "$tmp/cn-bad" --output "$tmp/r-cn"
+printf '0xdead1\n' >"$tmp/cn-bad-2"
+expect 1 "none of the 4 host ports is a participant" route --topology "$D/ibnetdiscover-ft-2-2-lmc1.txt" \
+	--lmc 1 --participants "$tmp/cn-bad-2" --output "$tmp/r-cn"
 # fors eval: usage, and fors's own tables with the schedule and linear shift
 expect 2 "give one of --linear-shift and --schedule" eval --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump"
 expect 2 "--format: expected text or tsv, got 'xml'" eval --topology "$tmp/h.net" \

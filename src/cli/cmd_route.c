@@ -10,12 +10,13 @@
 #include "routing/lft.h"
 #include "routing/route.h"
 #include "formats/schedfile.h"
+#include "formats/guidfile.h"
 #include "formats/ibnetdiscover.h"
 #include "formats/lftdump.h"
 
 static const char usage_route[] =
 	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"
-	"                  [--renumber-lids] --output DIR\n"
+	"                  [--renumber-lids] [--participants GUIDS] --output DIR\n"
 	"\n"
 	"Route a two-level fat tree with FORS: find the failed leaf-spine\n"
 	"cables, compute the schedule, a congestion-free plane for every\n"
@@ -31,11 +32,15 @@ static const char usage_route[] =
 	"                           planes, hosts share offsets (phases may split);\n"
 	"                           auto: the smallest LMC that splits no phase\n"
 	"  -R, --renumber-lids      assign LIDs instead of using the topology's\n"
+	"  -p, --participants GUIDS only these host ports take part in the\n"
+	"                           exchange: a file of port GUIDs, one a line,\n"
+	"                           as OpenSM's cn_guid_file; the others keep\n"
+	"                           their routes and get no transfer\n"
 	"  -o, --output DIR         where to write the two files\n"
 	"  -h, --help               show this help\n";
 
 struct route_args {
-	const char *topo, *ref, *dir;
+	const char *topo, *ref, *dir, *guids;
 	struct fors_route_opts o;
 	int have_lmc, auto_lmc;
 };
@@ -47,13 +52,14 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 		{ "reference", required_argument, NULL, 'r' },
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "renumber-lids", no_argument, NULL, 'R' },
+		{ "participants", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r = 0;
 
-	while (!r && (c = getopt_long(argc, argv, ":t:r:l:Ro:h", opts,
+	while (!r && (c = getopt_long(argc, argv, ":t:r:l:Rp:o:h", opts,
 				      NULL)) != -1) {
 		if (c == 't')
 			a->topo = optarg;
@@ -70,6 +76,8 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 				      &a->o.lmc), a->have_lmc = 1;
 		else if (c == 'R')
 			a->o.renumber_lids = 1;
+		else if (c == 'p')
+			a->guids = optarg;
 		else if (c == 'o')
 			a->dir = optarg;
 		else if (c == 'h')
@@ -132,6 +140,9 @@ static void summary(const struct fors_route *r, double ms)
 	putchar('\n');
 	if (fors_route_spine_hosts(r, names, sizeof(names)))
 		printf("spine hosts (no part in the exchange): %s\n", names);
+	if (r->njoin < fb->nhosts)
+		printf("participants: %u of the %u host ports\n", r->njoin,
+		       fb->nhosts);
 	printf("failures: f %u, m %u, impacted planes:", fb->f, fb->m);
 	for (p = 0; p < fb->q; p++)
 		if (fb->impacted[p] && n++ < 32)
@@ -184,13 +195,19 @@ int cmd_route(int argc, char **argv)
 	struct route_args a = { 0 };
 	struct fors_topology *live = NULL, *ref = NULL;
 	struct fors_route *r = NULL;
+	struct fors_guids *g = NULL;
 	struct fors_error err;
 	double t0;
 	int e = route_opts(argc, argv, &a);
 
 	if (e)
 		return e < 0 ? 0 : e;
-	e = fors_topology_read_file(a.topo, &live, &err);
+	if (a.guids && !(e = fors_guids_read_path(a.guids, &g, &err))) {
+		a.o.participants = g->g;
+		a.o.nparticipants = g->n;
+	}
+	if (!e)
+		e = fors_topology_read_file(a.topo, &live, &err);
 	if (!e && a.ref)
 		e = fors_topology_read_file(a.ref, &ref, &err);
 	if (!e) {
@@ -207,5 +224,6 @@ int cmd_route(int argc, char **argv)
 	fors_route_free(r);
 	fors_topology_free(live);
 	fors_topology_free(ref);
+	fors_guids_free(g);
 	return e ? EXIT_FAIL : 0;
 }

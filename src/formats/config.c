@@ -48,25 +48,31 @@ void fors_config_free(struct fors_config *c)
 	free(c->state_file);
 	free(c->ilp_cache);
 	free(c->ilp_lookup);
+	free(c->participants);
 	fors_config_defaults(c);
 }
 
-static int path_key(struct config_parser *p, const char *key, const char *v,
-		    char **dst)
+/* *dst becomes a copy of v. */
+static int text(const char *v, char **dst)
 {
-	char *s;
+	char *s = strdup(v);
 
-	if (v[0] != '/') {
-		say(p, 1, "%s: expected an absolute path, got '%s'; using the default",
-		    key, v);
-		return 0;
-	}
-	s = strdup(v);
 	if (!s)
 		return FORS_ENOMEM;
 	free(*dst);
 	*dst = s;
 	return 0;
+}
+
+static int path_key(struct config_parser *p, const char *key, const char *v,
+		    char **dst)
+{
+	if (v[0] != '/') {
+		say(p, 1, "%s: expected an absolute path, got '%s'; using the default",
+		    key, v);
+		return 0;
+	}
+	return text(v, dst);
 }
 
 static int bool_key(struct config_parser *p, const char *key, const char *v,
@@ -135,6 +141,9 @@ static int pair(struct config_parser *p, const char *key, const char *v)
 		return path_key(p, key, v, &c->ilp_cache);
 	if (!strcmp(key, "ilp_lookup"))
 		return path_key(p, key, v, &c->ilp_lookup);
+	if (!strcmp(key, "participants"))
+		return strcmp(v, "all") ? path_key(p, key, v, &c->participants) :
+		       text(v, &c->participants);
 	if (!strcmp(key, "spine_hosts"))
 		return choice_key(p, key, v, "route", "refuse",
 				  &c->refuse_spine_hosts);

@@ -17,6 +17,8 @@ struct fors_config {
 	char *ilp_lookup;	/* default: FORS_ILP_LOOKUP */
 	unsigned ilp_timeout_ms;	/* FORS_ILP_TIMEOUT */
 	int refuse_spine_hosts;	/* spine_hosts refuse; default route */
+	char *participants;	/* a GUID file, or "all"; default: OpenSM's
+				   cn_guid_file, else every host port */
 };
 
 /* A sweep waits at most this long for the cache (doc/ilp.md). */

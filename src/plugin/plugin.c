@@ -53,17 +53,23 @@ static int build_lid_matrices(void *ctx)
 		.refuse_spine_hosts = p->cfg.refuse_spine_hosts,
 	};
 	struct fors_topology *live;
+	struct fors_guids *g;
 	struct fors_error err = { "" };
 	int e;
 
 	drop_sweep(p);
 	p->t = fors_clock_ms();
+	g = fors_sweep_participants(p->st, p->cfg.participants,
+				    p->osm->subn.opt.cn_guid_file);
+	o.participants = g ? g->g : NULL;
+	o.nparticipants = g ? g->n : 0;
 	e = fors_subnet_topology(&p->osm->subn, &live, &err);
 	if (e)
 		LOG(p, OSM_LOG_ERROR, "cannot route this fabric: %s\n", err.msg);
 	else
 		e = fors_sweep_route(p->st, live, fors_clock_wall(), &o,
 				     &p->sweep, &err);
+	fors_guids_free(g);
 	if (e) {
 		arm(p);
 		return -1;

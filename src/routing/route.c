@@ -7,6 +7,13 @@
 #include "routing/routed.h"
 #include "schedule/cyclic.h"
 
+static int cmp_guid(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 void fors_route_free(struct fors_route *r)
 {
 	if (!r)
@@ -15,6 +22,7 @@ void fors_route_free(struct fors_route *r)
 	fors_schedule_free(r->s);
 	fors_lfts_free(r->lfts);
 	fors_offmap_free(r->om);
+	free(r->joins);
 	free(r);
 }
 
@@ -87,7 +95,8 @@ static int schedule(struct fors_route *r, uint8_t **present,
 		return FORS_ENOMEM;
 	}
 	for (i = 0; i < fb->m0 * fb->m1; i++)
-		(*present)[i] = fb->host_at[i] >= 0;
+		(*present)[i] = fb->host_at[i] >= 0 &&
+				r->joins[fb->host_at[i]];
 	sp.present = *present;
 	return fors_schedule_build(abs, &sp, &r->intra, err);
 }
@@ -139,6 +148,7 @@ static int planes(struct fors_route *r, const struct fors_route_opts *o,
 	if (o->lmc < 8 && (1u << o->lmc) < r->fb->q)
 		return narrow(r, abs, o->lmc, out, err);
 	if (!src || r->fb->m <= r->fb->f || fors_schedule_is_cyclic(abs) ||
+	    r->njoin < r->fb->nhosts ||
 	    src->route(src->ctx, r->fb, out))
 		return fors_assign_planes(r->fb, abs, out, &r->assign, err);
 	r->assign.method = FORS_METHOD_ILP;
@@ -188,7 +198,7 @@ static int bound(struct fors_route *r, int held, struct fors_bound *b,
 			if (fb->spine[s] != FORS_NO_PEER)
 				spine_of[fb->spine[s]] = s;
 		for (h = 0; h < fb->nhosts; h++)
-			hosts[fb->hosts[h].sid / fb->m0]++;
+			hosts[fb->hosts[h].sid / fb->m0] += r->joins[h];
 		for (l = 0; l < fb->m1; l++)
 			if (fb->leaf[l] != FORS_NO_PEER)
 				leaf_cables(r, l, spine_of, held,
@@ -351,7 +361,7 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
 				    r->om, &r->lfts, err);
 	if (!e) {
-		e = fors_routed_schedule(r->lfts, live, r->fb, r->om, pl,
+		e = fors_routed_schedule(r->lfts, live, r->fb, r->joins, r->om, pl,
 					 &r->assign, &r->s, err);
 		return e ? e : bound_key(r, err);
 	}
@@ -397,6 +407,36 @@ static int spine_hosts(const struct fors_route *r, struct fors_error *err)
 	return FORS_EINVAL;
 }
 
+/*
+ * Who takes part in the exchange: every host port, or those whose port
+ * GUID the options list. The others keep their LIDs and routes and get
+ * no transfer; a list that leaves nobody is refused.
+ */
+static int participants(struct fors_route *r, const struct fors_route_opts *o,
+			struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	uint32_t h;
+
+	r->joins = malloc(fb->nhosts + 1);
+	if (!r->joins) {
+		fors_error_set(err, "out of memory");
+		return FORS_ENOMEM;
+	}
+	for (h = 0; h < fb->nhosts; h++) {
+		r->joins[h] = !o->participants ||
+			      bsearch(&fb->hosts[h].guid, o->participants,
+				      o->nparticipants, sizeof(uint64_t),
+				      cmp_guid);
+		r->njoin += r->joins[h];
+	}
+	if (r->njoin || !fb->nhosts)
+		return 0;
+	fors_error_set(err, "none of the %u host ports is a participant (%zu port GUIDs listed)",
+		       fb->nhosts, o->nparticipants);
+	return FORS_EINVAL;
+}
+
 int fors_route_compute(const struct fors_topology *live,
 		       const struct fors_topology *ref,
 		       const struct fors_route_opts *o, struct fors_route **out,
@@ -414,6 +454,8 @@ int fors_route_compute(const struct fors_topology *live,
 	e = fors_fabric_analyse(live, ref, &r->fb, err);
 	if (!e && o->refuse_spine_hosts)
 		e = spine_hosts(r, err);
+	if (!e)
+		e = participants(r, o, err);
 	if (!e)
 		e = stages(r, live, o, err);
 	if (e) {

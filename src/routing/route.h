@@ -20,6 +20,8 @@ struct fors_route {
 	struct fors_bound bound;	/* T* of the hosts and live cables */
 	struct fors_bound usable;	/* T* without the cables held down:
 					   what the schedule aims at */
+	uint8_t *joins;		/* [fb->nhosts]: takes part in the exchange */
+	uint32_t njoin;		/* how many do */
 	struct fors_assign_info assign;
 };
 
@@ -48,6 +50,9 @@ struct fors_route_opts {
 				   bound (comparisons, tests) */
 	uint64_t plane_work;	/* the cyclic schedule's plane search budget
 				   (tests); 0: FORS_CYCLIC_PLANE_WORK */
+	const uint64_t *participants;	/* port GUIDs of the hosts that take
+					   part, ascending; NULL: every one */
+	size_t nparticipants;
 };
 
 /*

@@ -11,10 +11,11 @@
 
 #include "routing/routed.h"
 
-/* The host lines: every present host port with its base LID. */
+/* The host lines: every participating host port with its base LID. */
 static int host_lines(const struct fors_lfts *t,
 		      const struct fors_topology *live,
-		      const struct fors_fabric *fb, struct fors_schedule *s)
+		      const struct fors_fabric *fb, const uint8_t *joins,
+		      struct fors_schedule *s)
 {
 	uint32_t h;
 
@@ -22,14 +23,16 @@ static int host_lines(const struct fors_lfts *t,
 	if (!s->hosts)
 		return FORS_ENOMEM;
 	for (h = 0; h < fb->nhosts; h++) {
-		struct fors_host *x = &s->hosts[h];
+		struct fors_host *x = &s->hosts[s->nhosts];
 
+		if (!joins[h])
+			continue;
 		x->sid = fb->hosts[h].sid;
 		x->guid = fb->hosts[h].guid;
 		x->lid = t->host_lid[h];
 		x->port = fb->hosts[h].port;
 		x->desc = strdup(live->nodes[fb->hosts[h].node].desc);
-		s->nhosts = h + 1;
+		s->nhosts++;
 		if (!x->desc)
 			return FORS_ENOMEM;
 	}
@@ -72,7 +75,7 @@ static int keys(const struct fors_assign_info *info, struct fors_schedule *s)
 
 int fors_routed_schedule(const struct fors_lfts *t,
 			 const struct fors_topology *live,
-			 const struct fors_fabric *fb,
+			 const struct fors_fabric *fb, const uint8_t *joins,
 			 const struct fors_offmap *om,
 			 struct fors_schedule *planes,
 			 const struct fors_assign_info *info,
@@ -87,7 +90,7 @@ int fors_routed_schedule(const struct fors_lfts *t,
 		e = FORS_EINVAL;
 	}
 	if (!e)
-		e = host_lines(t, live, fb, s);
+		e = host_lines(t, live, fb, joins, s);
 	if (!e)
 		e = keys(info, s);
 	if (e == FORS_ENOMEM)

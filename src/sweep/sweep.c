@@ -114,6 +114,31 @@ static void say_spine_hosts(const struct fors_sweep_state *st,
 			       n, n == 1 ? "" : "s", n == 1 ? "s" : "", names);
 }
 
+struct fors_guids *fors_sweep_participants(const struct fors_sweep_state *st,
+					   const char *conf,
+					   const char *cn_guid_file)
+{
+	const char *path = conf ? conf : cn_guid_file;
+	struct fors_guids *g = NULL;
+	struct fors_error err;
+
+	if (!path || !*path || !strcmp(path, "all"))
+		return NULL;
+	if (fors_guids_read_path(path, &g, &err))
+		fors_sweep_say(st, 1, "participants: %s; every host port takes part",
+			       err.msg);
+	return g;
+}
+
+/* Hosts outside the exchange: the admin is told how many take part. */
+static void say_participants(const struct fors_sweep_state *st,
+			     const struct fors_route *r)
+{
+	if (r->njoin < r->fb->nhosts)
+		fors_sweep_say(st, 0, "%u of the %u host ports take part in the exchange (participants); the others are routed for reachability",
+			       r->njoin, r->fb->nhosts);
+}
+
 int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 		     int64_t now, const struct fors_route_opts *o,
 		     struct fors_sweep **out, struct fors_error *err)
@@ -136,6 +161,7 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 		return e;
 	}
 	say_spine_hosts(st, sw->route);
+	say_participants(st, sw->route);
 	*out = sw;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "base/error.h"
 #include "fabric/topology.h"
 #include "formats/lftdump.h"
+#include "formats/guidfile.h"
 #include "routing/route.h"
 #include "sweep/state.h"
 
@@ -65,6 +66,16 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,
 		      fors_sweep_read_back read_back, void *ctx, int64_t now,
 		      struct fors_error *err);
+
+/*
+ * Who takes part in the exchange (doc/plugin.md): the GUID file conf names
+ * (fors.conf's participants; "all": every host port), else OpenSM's
+ * cn_guid_file when it has one, else every host port (NULL). A file that
+ * cannot be used is logged, and every host port takes part.
+ */
+struct fors_guids *fors_sweep_participants(const struct fors_sweep_state *st,
+					   const char *conf,
+					   const char *cn_guid_file);
 
 /* Free sw and all it holds; NULL is ignored. */
 void fors_sweep_free(struct fors_sweep *sw);
