@@ -5,7 +5,8 @@
 # keeps the optimal phase count (no phase split), then LMC 3; each routing
 # verified by fors check (congestion, reachability, credit loops). Prints a
 # Markdown table. "bench/narrow.sh parallel" (make bench-narrow-parallel)
-# does the same for fabrics with parallel cables.
+# does the same for fabrics with parallel cables; "bench/narrow.sh lhcb"
+# stops after the two LHCb fabrics.
 set -eu
 : "${FORS:?FORS must name the fors binary}"
 out=${BENCH_NARROW_DIR:-bench-narrow}
@@ -94,5 +95,6 @@ fi
 scenarios=scenarios
 fabric "FT(2;20,18), 326 hosts" "-n 20 -l 18 -s 20 -a $lhcb_absent"
 fabric "FT(2;20,18), 360 hosts" "-n 20 -l 18 -s 20"
+[ "${1:-}" = lhcb ] && exit 0
 fabric "FT(2;32,32), 1024 hosts" "-n 32 -l 32 -s 32"
 fabric "FT(2;32,64), 2048 hosts" "-n 32 -l 64 -s 32"

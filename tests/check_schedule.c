@@ -613,7 +613,7 @@ START_TEST(planes_random)
 		uint32_t leaf[40];
 		int16_t cable[6 * 6], *pl;
 		struct fors_phases ph;
-		struct fors_plane_params pp = { q, cable, 2000000,
+		struct fors_plane_params pp = { q, cable, 200000,
 						(uint64_t)trial };
 		int64_t left;
 

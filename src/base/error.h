@@ -11,6 +11,7 @@ enum fors_status {
 	FORS_EIO = -4,		/* read or write failed */
 	FORS_EVERIFY = -5,	/* a schedule breaks a guarantee */
 	FORS_ENOENT = -6,	/* a file that may be missing is */
+	FORS_ELIMIT = -7,	/* a search stopped at the limit it was given */
 };
 
 /* One human-readable message: what was wrong and where. */

@@ -504,6 +504,8 @@ static int phase(struct assigner *a, uint32_t p)
 		if (r)
 			return r;
 		a->info->split += k - 1;
+		if (a->info->split_cap && a->info->split >= a->info->split_cap)
+			return FORS_ELIMIT;
 	}
 	if (a->info->subs)
 		a->info->subs[p] = k;
@@ -602,7 +604,10 @@ static int run(struct assigner *a, const struct fors_schedule *in,
 	if (!r)
 		r = fors_split_finish(&a->out, in, out);
 	cleanup(a);
-	if (r && a->stuck && a->om)
+	if (r == FORS_ELIMIT)
+		fors_error_set(err, "%u phases added: stopped",
+			       a->info->split_cap);
+	else if (r && a->stuck && a->om)
 		fors_error_set(err, "%u LID offsets per host leave a transfer no plane: with parallel cables each offset's spine sends it down one cable, which the transfer's leaf cannot reach; a larger LMC gives it another",
 			       a->om->k);
 	else if (r && a->stuck)

@@ -17,6 +17,9 @@ struct fors_assign_info {
 	uint32_t unproven;	/* splits into more sub-phases than proven
 				   necessary: the solver's budget ran out */
 	uint32_t *subs;		/* NULL, or [phases]: each one's sub-phases */
+	uint32_t split_cap;	/* in: FORS_ELIMIT once this many phases
+				   are added (a schedule that cannot beat
+				   another); 0: no limit */
 };
 
 /* The method as the schedule file and the log name it: "alg2", ... */

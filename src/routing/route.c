@@ -265,26 +265,36 @@ static uint32_t unplaned(const struct fors_schedule *s, uint32_t m0)
 
 /*
  * The planes of s; kept in *best (with its info) when it has fewer phases.
- * A searched schedule that cannot have fewer is not assigned at all.
+ * A searched schedule that cannot have fewer is not assigned at all, and
+ * the assignment gives up once its splits take away the chance.
  */
 static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 		     const struct fors_schedule *s, struct fors_schedule **best,
 		     struct fors_assign_info *info, struct fors_error *err)
 {
+	struct fors_offmap *om = r->om;	/* the best's offset map */
 	struct fors_schedule *pl = NULL;
 	int e;
 
-	if (*best && fors_schedule_is_cyclic(s) &&
-	    s->nphases + unplaned(s, r->fb->m0) >= (*best)->nphases)
+	if (*best && (s->nphases >= (*best)->nphases ||
+		      (fors_schedule_is_cyclic(s) &&
+		       s->nphases + unplaned(s, r->fb->m0) >= (*best)->nphases)))
 		return 0;
+	r->om = NULL;
+	r->assign.split_cap = *best ? (*best)->nphases - s->nphases : 0;
 	e = planes(r, o, s, &pl, err);
 	if (!e && (!*best || pl->nphases < (*best)->nphases)) {
 		fors_schedule_free(*best);
+		fors_offmap_free(om);
 		*best = pl;
 		*info = r->assign;
 		return 0;
 	}
 	fors_schedule_free(pl);
+	fors_offmap_free(r->om);
+	r->om = om;
+	if (e == FORS_ELIMIT || (e && e != FORS_ENOMEM && *best))
+		return 0;	/* the best so far stays */
 	return e;
 }
 
@@ -302,8 +312,10 @@ static const uint32_t cyclic_above[FORS_CYCLIC_TRIES] = { 0, 0, 1, 2, 4 };
  * The schedule with its planes: Algorithm 1's where it is at the bound
  * with its planes, else the cyclic one while the best so far has more
  * phases than the try asks for, and Algorithm 1's if that comes out
- * shorter. With fewer LID offsets than planes Algorithm 1 stays: the
- * offset maps are chosen with its phases (doc/narrow-lmc.md).
+ * shorter. With fewer LID offsets than planes Algorithm 1's comes first
+ * (the offset maps are chosen with the phases, doc/narrow-lmc.md), and on
+ * a fabric within FORS_CYCLIC_CELLS one cyclic placement is tried, its
+ * assignment stopped once its splits leave it no shorter.
  */
 static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		   struct fors_schedule **pl, struct fors_error *err)
@@ -321,7 +333,9 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		e = candidate(r, o, abs, pl, &info, err);
 		alg1 = 1;
 	}
-	for (k = 0; !e && !few && !o->algorithm1 && k < FORS_CYCLIC_TRIES &&
+	for (k = 0; !e && (!few || (!k && (uint64_t)r->usable.t *
+					r->fb->nhosts <= FORS_CYCLIC_CELLS)) &&
+	     !o->algorithm1 && k < FORS_CYCLIC_TRIES &&
 	     cells < FORS_CYCLIC_CELLS &&
 	     (!*pl || (*pl)->nphases > r->usable.t + cyclic_above[k]); k++) {
 		cells += (uint64_t)(r->usable.t + cyclic_above[k]) *

@@ -122,6 +122,23 @@ int fors_schedule_add_key(struct fors_schedule *s, const char *key,
 	       FORS_ENOMEM;
 }
 
+int64_t fors_schedule_number(const struct fors_schedule *s, const char *key)
+{
+	unsigned long v;
+	size_t i;
+	char *end;
+
+	for (i = 0; i < s->nextra; i++) {
+		if (strcmp(s->extra[i].key, key))
+			continue;
+		v = strtoul(s->extra[i].value, &end, 10);
+		return *end || end == s->extra[i].value ||
+		       s->extra[i].value[0] == '-' || v > UINT32_MAX ? -2 :
+		       (int64_t)v;
+	}
+	return -1;
+}
+
 int fors_schedule_add_absent(struct fors_schedule *s, const uint8_t *present)
 {
 	size_t n = (size_t)s->m0 * s->m1, i, len = 0;

@@ -95,6 +95,9 @@ int fors_schedule_adopt(const struct fors_schedule *s,
 int fors_schedule_add_key(struct fors_schedule *s, const char *key,
 			  const char *value);
 
+/* The value of key as a number: -1 without the key, -2 when no number. */
+int64_t fors_schedule_number(const struct fors_schedule *s, const char *key);
+
 /*
  * An abstract schedule has no host lines to say which slots hold a host:
  * the key "absent" lists the others ("38,39,58"), for fors_schedule_verify.

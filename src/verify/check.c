@@ -722,22 +722,6 @@ static int bound(struct checker *c)
 	return r;
 }
 
-/* The file's `bound` key: -1 without one, -2 when it is no number. */
-static int64_t bound_key(const struct fors_schedule *s)
-{
-	unsigned long v;
-	size_t i;
-	char *end;
-
-	for (i = 0; i < s->nextra; i++) {
-		if (strcmp(s->extra[i].key, "bound"))
-			continue;
-		v = strtoul(s->extra[i].value, &end, 10);
-		return *end || end == s->extra[i].value ||
-		       v > UINT32_MAX ? -2 : (int64_t)v;
-	}
-	return -1;
-}
 
 /* Reachability and credit loops: what any set of tables must give. */
 static int tables(struct checker *c)
@@ -797,7 +781,7 @@ int fors_check_routes(const struct fors_topology *t,
 	int r;
 
 	memset(rep, 0, sizeof(*rep));
-	rep->bound_file = bound_key(s);
+	rep->bound_file = fors_schedule_number(s, "bound");
 	if (rep->bound_file == -2) {
 		fors_error_set(err, "the fabric line's bound is not a number");
 		return FORS_EINVAL;

@@ -131,26 +131,32 @@ static int check_coverage(struct verifier *c)
 	return n == c->hosts ? FORS_OK : 1;
 }
 
-/* Phases a router declared it had to add (`split N`), 0 if none. */
-static uint32_t declared_split(const struct fors_schedule *s)
+/* A number key the router declared (`split N`, `bound T`), 0 if none. */
+static uint32_t declared(const struct fors_schedule *s, const char *key)
 {
-	size_t i;
+	int64_t v = fors_schedule_number(s, key);
 
-	for (i = 0; i < s->nextra; i++)
-		if (!strcmp(s->extra[i].key, "split"))
-			return (uint32_t)strtoul(s->extra[i].value, NULL, 10);
-	return 0;
+	return v > 0 ? (uint32_t)v : 0;
 }
 
+/*
+ * Guarantee 4: P_f phases plus the declared split where the theorem
+ * applies; a cyclic schedule at a bound above P_f (the fabric cannot carry
+ * P_f phases, however scheduled) may have as many as that bound says,
+ * which fors check proves from the cables (guarantee 5).
+ */
 static int check_count(struct verifier *c, int all_present)
 {
 	const struct fors_schedule *s = c->s;
-	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared_split(s);
+	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared(s, "split");
+	uint32_t bound = c->cyclic ? declared(s, "bound") : 0;
 
-	if (all_present && s->f > s->m0 / s->m1 && s->nphases > pf + split) {
-		fors_error_set(c->err,
-			       "%u phases where the optimum P_f is %u%s",
-			       s->nphases, pf, split ? " plus the declared split" : "");
+	if (all_present && s->f > s->m0 / s->m1 &&
+	    s->nphases > (bound > pf ? bound : pf) + split) {
+		fors_error_set(c->err, "%u phases where the %s is %u%s",
+			       s->nphases, bound > pf ? "bound" : "optimum P_f",
+			       bound > pf ? bound : pf,
+			       split ? " plus the declared split" : "");
 		return FORS_EVERIFY;
 	}
 	return FORS_OK;
