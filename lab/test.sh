@@ -379,6 +379,7 @@ aggregation() {
 participants() {
 	name=participants
 	lab_init "${LAB_DIR:-lab-out}/participants"
+	rm -f "$lab_dir/cn"
 	echo "participants $lab_dir/cn" >>"$lab_dir/fors.conf"
 	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net" ||
 		lab_die "netgen failed"
