@@ -304,7 +304,7 @@ static const struct lec_budget start_budget = {
 	.seed = 0x9e3779b97f4a7c15ull,
 };
 
-/* Phase p's inter-leaf transfers coloured by the solver; -1 when out of memory. */
+/* Phase p's inter-leaf transfers coloured by the solver; -1: no memory. */
 static int colour(struct ps *s, uint32_t p)
 {
 	const struct fors_phases *ph = s->ph;
