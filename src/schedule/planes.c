@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Planes with the phases. A phase is congestion-free when no two of its
- * inter-leaf transfers share a leaf's uplink or downlink of one plane. A
- * phase's planes alone are a list edge colouring of its leaf multigraph,
- * which may have no solution; here a transfer that finds no free plane
- * can also change phase, by a Kempe swap of two phases (as in
- * schedule/rebalance.c), and the transfers the swap moves take the best
- * planes of their new phase. The cost is the number of transfers too
- * many on some (phase, leaf, plane) link; moves that do not raise it are
- * kept, and a few that do, so the search leaves local minima.
+ * Planes with the phases (doc/schedule.md, "The cyclic schedule", step
+ * 3). A phase is congestion-free when no two of its inter-leaf transfers
+ * share a leaf's cable up or down. A phase's planes alone are a list edge
+ * colouring of its leaf multigraph, which may have no solution; here a
+ * transfer that finds no free plane can also change phase, by a Kempe
+ * swap of two phases (as in schedule/rebalance.c), and the transfers the
+ * swap moves take the best planes of their new phase. The cost is the
+ * number of transfers too many on some (phase, leaf, cable); moves that
+ * do not raise it are kept, and a few that do, so the search leaves local
+ * minima.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,7 @@
 #include "schedule/planes.h"
 #include "schedule/xorshift.h"
 
-
-
+/* The search's state over the phase tables it changes. */
 struct ps {
 	struct fors_phases *ph;
 	const struct fors_plane_params *pp;
