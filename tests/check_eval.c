@@ -129,6 +129,35 @@ START_TEST(agrees_with_the_schedule)
 END_TEST
 
 /*
+ * With empty slots the healthy reference is what fors schedules for the
+ * hosts present with no failure, their bound: 13 hosts, 12 phases, not
+ * Algorithm 1's 15 over the 16 slots; the cyclic schedule runs at it.
+ */
+START_TEST(healthy_is_the_bound)
+{
+	uint8_t absent[16] = { 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, absent, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *t = gen_topology(&g);
+	struct fors_route *r = route_ok(t, NULL, 2, "FT(2;4,4), 13 hosts");
+	struct fors_lft_dump *d = dump_of(r);
+	struct fors_pattern *p;
+	struct fors_eval *e;
+	struct fors_error err;
+
+	ck_assert_msg(fors_pattern_schedule(t, r->s, &p, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(fors_eval_run(t, d, p, &e, &err), 0);
+	ck_assert_uint_eq(e->healthy, 12);
+	ck_assert_uint_eq(e->time, 12);
+	ck_assert(e->relative == 1.0);
+	fors_eval_free(e);
+	fors_pattern_free(p);
+	fors_lft_dump_free(d);
+	fors_route_free(r);
+	fors_topology_free(t);
+}
+END_TEST
+
+/*
  * The linear shift is over the hosts: the switches' Aggregation Nodes,
  * with their LIDs, take no part in it, and the exchange is conflict-free.
  */
@@ -173,6 +202,7 @@ int main(void)
 	tcase_add_test(tc, conflict);
 	tcase_add_test(tc, unreachable_pair);
 	tcase_add_test(tc, agrees_with_the_schedule);
+	tcase_add_test(tc, healthy_is_the_bound);
 	tcase_add_test(tc, shift_leaves_out_aggregation_nodes);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(su, tc);

@@ -10,6 +10,7 @@
 
 #include "verify/eval.h"
 #include "routing/lft.h"
+#include "schedule/bound.h"
 #include "verify/walk.h"
 
 void fors_pattern_free(struct fors_pattern *p)
@@ -168,32 +169,37 @@ static int host_port(const struct fors_topology *t, const struct fors_host *h,
 	return -1;
 }
 
-/* fors's phases for the same leaves and hosts without a failure. */
+/*
+ * fors's phases for the same leaves and hosts without a failure: the
+ * bound T* with every plane alive at every leaf, which its schedule
+ * reaches (doc/schedule.md, "The cyclic schedule").
+ */
 static int healthy_phases(const struct fors_schedule *s, uint32_t *out,
 			  struct fors_error *err)
 {
-	uint8_t *present = calloc((size_t)s->m0 * s->m1 + 1, 1);
-	struct fors_sched_params sp = { s->m0, s->m1, 0, present };
-	struct fors_schedule *h;
+	uint32_t *hosts = calloc(s->m1 + 1, sizeof(uint32_t));
+	uint32_t *cables = malloc(sizeof(uint32_t) * ((size_t)s->m1 * s->q + 1));
+	struct fors_bound_fabric bf = { s->m1, s->q, hosts, cables };
+	struct fors_bound b;
 	size_t i;
-	int r;
+	int r = FORS_ENOMEM;
 
-	if (!present) {
+	if (hosts && cables) {
+		for (i = 0; i < (size_t)s->m1 * s->q; i++)
+			cables[i] = 1;
+		for (i = 0; i < s->nhosts; i++)
+			if (s->hosts[i].sid < s->m0 * s->m1)
+				hosts[s->hosts[i].sid / s->m0]++;
+		for (i = 0; !s->nhosts && i < s->m1; i++)
+			hosts[i] = s->m0;
+		r = fors_bound_compute(&bf, &b, err);
+		*out = r ? 0 : b.t;
+	} else {
 		fors_error_set(err, "out of memory");
-		return FORS_ENOMEM;
 	}
-	for (i = 0; i < s->nhosts; i++)
-		if (s->hosts[i].sid < s->m0 * s->m1)
-			present[s->hosts[i].sid] = 1;
-	if (!s->nhosts)
-		sp.present = NULL;
-	r = fors_schedule_build(&h, &sp, NULL, err);
-	free(present);
-	if (r)
-		return r;
-	*out = h->nphases;
-	fors_schedule_free(h);
-	return 0;
+	free(hosts);
+	free(cables);
+	return r;
 }
 
 int fors_pattern_schedule(const struct fors_topology *t,

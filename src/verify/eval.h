@@ -39,7 +39,8 @@ int fors_pattern_shift(const struct fors_topology *t,
 /*
  * A fors schedule with its DLIDs, hosts matched by port GUID (by
  * description and port without one). Its healthy count is fors's schedule
- * for the same leaves and hosts with no failure.
+ * for the same leaves and hosts with no failure: their bound T* with every
+ * plane alive.
  */
 int fors_pattern_schedule(const struct fors_topology *t,
 			  const struct fors_schedule *s,
