@@ -132,10 +132,12 @@ END_TEST
  * With empty slots the healthy reference is what fors schedules for the
  * hosts present with no failure, their bound: 13 hosts, 12 phases, not
  * Algorithm 1's 15 over the 16 slots; the cyclic schedule runs at it.
+ * With a spine gone it is still the healthy tree's: 15, not 16.
  */
 START_TEST(healthy_is_the_bound)
 {
 	uint8_t absent[16] = { 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0 };
+	uint8_t dead[4] = { 0, 0, 1, 0 };
 	struct fors_netgen g = { 4, 4, 4, 1, absent, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *t = gen_topology(&g);
 	struct fors_route *r = route_ok(t, NULL, 2, "FT(2;4,4), 13 hosts");
@@ -149,6 +151,22 @@ START_TEST(healthy_is_the_bound)
 	ck_assert_uint_eq(e->healthy, 12);
 	ck_assert_uint_eq(e->time, 12);
 	ck_assert(e->relative == 1.0);
+	fors_eval_free(e);
+	fors_pattern_free(p);
+	fors_lft_dump_free(d);
+	fors_route_free(r);
+	fors_topology_free(t);
+	/* a spine gone, no reference: the file's Q is 3, the healthy tree's 4 */
+	g.dead = dead;
+	g.absent = NULL;
+	t = gen_topology(&g);
+	r = route_ok(t, NULL, 2, "FT(2;4,4), a spine gone");
+	d = dump_of(r);
+	ck_assert_uint_eq(r->s->q, 3);
+	ck_assert_msg(fors_pattern_schedule(t, r->s, &p, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(fors_eval_run(t, d, p, &e, &err), 0);
+	ck_assert_uint_eq(e->healthy, 15);
+	ck_assert_uint_eq(e->time, 16);
 	fors_eval_free(e);
 	fors_pattern_free(p);
 	fors_lft_dump_free(d);

@@ -170,22 +170,24 @@ static int host_port(const struct fors_topology *t, const struct fors_host *h,
 }
 
 /*
- * fors's phases for the same leaves and hosts without a failure: the
- * bound T* with every plane alive at every leaf, which its schedule
- * reaches (doc/schedule.md, "The cyclic schedule").
+ * fors's phases for the same leaves and hosts without a failure: their
+ * bound T* with every leaf at max(Q, M0) live planes (a spine gone leaves
+ * the file's Q short of the healthy tree's; Algorithm 1's f = 0 is M0),
+ * which its schedule reaches (doc/schedule.md, "The cyclic schedule").
  */
 static int healthy_phases(const struct fors_schedule *s, uint32_t *out,
 			  struct fors_error *err)
 {
+	uint32_t q = s->q > s->m0 ? s->q : s->m0;
 	uint32_t *hosts = calloc(s->m1 + 1, sizeof(uint32_t));
-	uint32_t *cables = malloc(sizeof(uint32_t) * ((size_t)s->m1 * s->q + 1));
-	struct fors_bound_fabric bf = { s->m1, s->q, hosts, cables };
+	uint32_t *cables = malloc(sizeof(uint32_t) * ((size_t)s->m1 * q + 1));
+	struct fors_bound_fabric bf = { s->m1, q, hosts, cables };
 	struct fors_bound b;
 	size_t i;
 	int r = FORS_ENOMEM;
 
 	if (hosts && cables) {
-		for (i = 0; i < (size_t)s->m1 * s->q; i++)
+		for (i = 0; i < (size_t)s->m1 * q; i++)
 			cables[i] = 1;
 		for (i = 0; i < s->nhosts; i++)
 			if (s->hosts[i].sid < s->m0 * s->m1)

@@ -40,7 +40,7 @@ int fors_pattern_shift(const struct fors_topology *t,
  * A fors schedule with its DLIDs, hosts matched by port GUID (by
  * description and port without one). Its healthy count is fors's schedule
  * for the same leaves and hosts with no failure: their bound T* with every
- * plane alive.
+ * leaf at max(Q, M0) planes.
  */
 int fors_pattern_schedule(const struct fors_topology *t,
 			  const struct fors_schedule *s,
