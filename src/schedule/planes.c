@@ -32,7 +32,7 @@ struct ps {
 	int stuck;		/* a transfer whose leaves share no plane */
 	uint32_t *cfirst;	/* [m1 * m1 + 1]: common planes of two leaves */
 	uint16_t *common;
-	struct fors_hop *path;	/* [2 * nh + 2] */
+	struct fors_kempe_hop *path;	/* [2 * nh + 2] */
 	int16_t *saved;		/* [2 * nh + 2]: the path's planes before */
 	uint64_t rng;
 	uint64_t work;		/* counts changed and planes looked at */
@@ -166,7 +166,7 @@ static void lift(struct ps *s, uint32_t len, int save)
 	uint32_t i;
 
 	for (i = 0; i < len; i++) {
-		const struct fors_hop *h = &s->path[i];
+		const struct fors_kempe_hop *h = &s->path[i];
 		size_t at = (size_t)h->p * ph->nh;
 
 		if (save)
@@ -185,7 +185,7 @@ static void land(struct ps *s, uint32_t len, int keep)
 	uint32_t i;
 
 	for (i = 0; i < len; i++) {
-		const struct fors_hop *h = &s->path[i];
+		const struct fors_kempe_hop *h = &s->path[i];
 		size_t at = (size_t)h->p * ph->nh;
 		int x = s->saved[i];
 
@@ -269,7 +269,7 @@ static int setup(struct ps *s, struct fors_phases *ph,
 	s->at = malloc(sizeof(uint32_t) * (ph->t + 1));
 	s->cfirst = calloc((size_t)m1 * m1 + 1, sizeof(uint32_t));
 	s->common = malloc(sizeof(uint16_t) * ((size_t)m1 * m1 * q + 1));
-	s->path = malloc(sizeof(struct fors_hop) * (2 * (size_t)ph->nh + 2));
+	s->path = malloc(sizeof(struct fors_kempe_hop) * (2 * (size_t)ph->nh + 2));
 	s->saved = malloc(sizeof(int16_t) * (2 * (size_t)ph->nh + 2));
 	s->left = malloc(sizeof(int) * (ph->nh + 1));
 	s->right = malloc(sizeof(int) * (ph->nh + 1));

@@ -20,7 +20,7 @@ struct rb {
 	int32_t *out, *in;	/* [t * m1]: transfers leaving, entering */
 	int64_t *pex;		/* [t]: excess of the phase */
 	int64_t cost;		/* excess of all phases */
-	struct fors_hop *path;	/* [2 * nh + 2] */
+	struct fors_kempe_hop *path;	/* [2 * nh + 2] */
 	uint32_t len;
 	uint32_t *first, *hosts;	/* hosts by leaf (CSR) */
 	int32_t *dout, *din;	/* [2 * m1]: a path's change to p, to q */
@@ -63,14 +63,14 @@ static void count(struct rb *b, uint32_t s, uint32_t r, uint32_t p,
 	b->cost += excess(b, p, ls) + excess(b, p, lr);
 }
 
-static void add_hop(struct fors_hop *path, uint32_t *len, uint32_t s,
+static void add_hop(struct fors_kempe_hop *path, uint32_t *len, uint32_t s,
 		    uint32_t r, uint32_t p)
 {
-	path[(*len)++] = (struct fors_hop){ s, r, p };
+	path[(*len)++] = (struct fors_kempe_hop){ s, r, p };
 }
 
 uint32_t fors_kempe_path(const struct fors_phases *ph, uint32_t a, uint32_t p,
-			 uint32_t q, struct fors_hop *path)
+			 uint32_t q, struct fors_kempe_hop *path)
 {
 	const uint32_t *sp = ph->send + (size_t)p * ph->nh;
 	const uint32_t *sq = ph->send + (size_t)q * ph->nh;
@@ -122,7 +122,7 @@ static int64_t change(struct rb *b, uint32_t p, uint32_t q)
 	int k;
 
 	for (i = 0; i < b->len; i++) {
-		const struct fors_hop *h = &b->path[i];
+		const struct fors_kempe_hop *h = &b->path[i];
 		uint32_t ls = ph->leaf[h->s], lr = ph->leaf[h->r];
 
 		if (ls == lr)
@@ -158,7 +158,7 @@ static void swap(struct rb *b, uint32_t p, uint32_t q)
 	uint32_t i;
 
 	for (i = 0; i < b->len; i++) {
-		struct fors_hop *h = &b->path[i];
+		struct fors_kempe_hop *h = &b->path[i];
 
 		count(b, h->s, h->r, h->p, -1);
 		ph->send[(size_t)h->p * ph->nh + h->s] = FORS_IDLE;
@@ -166,7 +166,7 @@ static void swap(struct rb *b, uint32_t p, uint32_t q)
 		h->p = h->p == p ? q : p;
 	}
 	for (i = 0; i < b->len; i++) {
-		struct fors_hop *h = &b->path[i];
+		struct fors_kempe_hop *h = &b->path[i];
 
 		count(b, h->s, h->r, h->p, 1);
 		ph->send[(size_t)h->p * ph->nh + h->s] = h->r;
@@ -256,7 +256,7 @@ static int setup(struct rb *b, struct fors_phases *ph, uint64_t seed)
 	b->out = calloc(cells, sizeof(int32_t));
 	b->in = calloc(cells, sizeof(int32_t));
 	b->pex = calloc(ph->t + 1, sizeof(int64_t));
-	b->path = malloc(sizeof(struct fors_hop) * (2 * (size_t)ph->nh + 2));
+	b->path = malloc(sizeof(struct fors_kempe_hop) * (2 * (size_t)ph->nh + 2));
 	b->first = calloc(ph->m1 + 2, sizeof(uint32_t));
 	b->hosts = malloc(sizeof(uint32_t) * (ph->nh + 1));
 	b->dout = calloc(2 * (size_t)ph->m1 + 1, sizeof(int32_t));

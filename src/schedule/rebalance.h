@@ -20,7 +20,7 @@ struct fors_phases {
 };
 
 /* One transfer of a Kempe path: sender, receiver, the phase it is in. */
-struct fors_hop {
+struct fors_kempe_hop {
 	uint32_t s, r, p;
 };
 
@@ -29,7 +29,7 @@ struct fors_hop {
  * p's transfer from a, into path (room for 2 nh + 2 hops); its length.
  */
 uint32_t fors_kempe_path(const struct fors_phases *ph, uint32_t a, uint32_t p,
-			 uint32_t q, struct fors_hop *path);
+			 uint32_t q, struct fors_kempe_hop *path);
 
 /*
  * Move transfers between phases along alternating paths (a Kempe swap of
