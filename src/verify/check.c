@@ -11,6 +11,7 @@
 #include "verify/mftree.h"
 #include "routing/lft.h"
 #include "schedule/bound.h"
+#include "verify/deps.h"
 #include "verify/verify.h"
 #include "verify/walk.h"
 
@@ -22,7 +23,8 @@ struct checker {
 	struct fors_walk w;	/* the tables over the topology */
 	int32_t *table;		/* per node: dump switch index, -1 (w's) */
 	uint8_t *leaf;		/* per node: switch with a CA port */
-	uint32_t *pbase;	/* per node: first directed-link id */
+	struct fors_deps g;	/* channels (directed links) and their
+				   dependencies */
 	uint32_t *stamp;	/* per link: phase + 1 of last use */
 	uint32_t *load;		/* per link: uses in that phase */
 	size_t *user;		/* per link: transfer that used it first */
@@ -35,11 +37,6 @@ struct checker {
 				   (0), or still on the way (-1) */
 	struct owner *own;	/* per LID: who it belongs to */
 	uint32_t nlid;		/* LIDs 0..nlid-1: owned or in a table */
-	uint32_t nchan;		/* channel ids: pbase[node] + port */
-	uint32_t *cnode;	/* per channel: its tail node */
-	uint32_t width;		/* most ports of a node, plus one */
-	uint8_t *dep;		/* [channel * width + port]: the channel
-				   feeds that port of its head switch */
 	uint8_t *outs;		/* per channel of a switch: some LID uses it */
 	uint32_t *kout;		/* per node: its port in the current walk */
 	uint32_t *path;		/* [nnodes]: switches of one walk */
@@ -115,7 +112,7 @@ static void use_link(void *arg, uint32_t node, uint32_t port)
 {
 	const struct use_arg *u = arg;
 	struct checker *c = u->c;
-	uint32_t id = c->pbase[node] + port;
+	uint32_t id = c->g.pbase[node] + port;
 
 	if (c->stamp[id] != u->phase + 1) {
 		c->stamp[id] = u->phase + 1;
@@ -195,12 +192,7 @@ static int linked(const struct fors_node *n)
 
 static void add_dep(struct checker *c, uint32_t chan, uint32_t port)
 {
-	uint8_t *b = &c->dep[(size_t)chan * c->width + port];
-
-	if (!*b) {
-		*b = 1;
-		c->rep->deps++;
-	}
+	fors_deps_add(&c->g, chan, port);
 }
 
 /*
@@ -238,7 +230,7 @@ static int delivers(struct checker *c, uint32_t x, uint32_t lid,
 		}
 		if (prev != UINT32_MAX)
 			add_dep(c, prev, k);
-		prev = c->pbase[x] + k;
+		prev = c->g.pbase[x] + k;
 		c->outs[prev] = 1;
 		pe = c->t->nodes[x].ports[k].peer;
 		if (c->t->nodes[pe].type == FORS_CA) {
@@ -306,88 +298,12 @@ static void ca_dependencies(struct checker *c)
 
 			if (ca == FORS_NO_PEER || t->nodes[ca].type != FORS_CA)
 				continue;
-			in = c->pbase[ca] + n->ports[k].peer_port;
+			in = c->g.pbase[ca] + n->ports[k].peer_port;
 			for (k2 = 1; k2 <= n->nports; k2++)
-				if (k2 != k && c->outs[c->pbase[x] + k2])
+				if (k2 != k && c->outs[c->g.pbase[x] + k2])
 					add_dep(c, in, k2);
 		}
 	}
-}
-
-/* The channel after chan through port k of its head, or UINT32_MAX. */
-static uint32_t dep_next(const struct checker *c, uint32_t chan, uint32_t k)
-{
-	const struct fors_node *n = &c->t->nodes[c->cnode[chan]];
-	uint32_t y = n->ports[chan - c->pbase[c->cnode[chan]]].peer;
-
-	if (!c->dep[(size_t)chan * c->width + k])
-		return UINT32_MAX;
-	return c->pbase[y] + k;
-}
-
-static void print_cycle(struct checker *c, const uint32_t *stack, uint32_t from,
-			uint32_t to)
-{
-	char *b = c->rep->cycle;
-	size_t len = sizeof(c->rep->cycle), n = 0;
-	uint32_t i;
-
-	for (i = from; i < to && n < len; i++) {
-		uint32_t x = c->cnode[stack[i]];
-
-		n += (size_t)snprintf(b + n, len - n, "\"%s\"[%u] -> ", desc(c, x),
-				      stack[i] - c->pbase[x]);
-	}
-	if (n < len)
-		snprintf(b + n, len - n, "\"%s\"", desc(c, c->cnode[stack[from]]));
-}
-
-/* Depth-first search for a cycle of dependencies; 1 and the cycle kept. */
-static int find_cycle(struct checker *c)
-{
-	uint32_t *stack = malloc(sizeof(uint32_t) * (c->nchan + 1));
-	uint32_t *next = malloc(sizeof(uint32_t) * (c->nchan + 1));
-	uint32_t *pos = malloc(sizeof(uint32_t) * (c->nchan + 1));
-	uint8_t *colour = calloc(c->nchan + 1, 1);
-	uint32_t s, sp, found = 0;
-
-	if (!stack || !next || !pos || !colour) {
-		found = FORS_ENOMEM;
-		goto out;
-	}
-	for (s = 0; s < c->nchan && !found; s++) {
-		if (colour[s] || c->table[c->cnode[s]] < 0)
-			continue;
-		sp = 0;
-		stack[sp] = s;
-		next[sp] = 1;
-		pos[s] = sp++;
-		colour[s] = 1;
-		while (sp && !found) {
-			uint32_t ch = stack[sp - 1], nx = UINT32_MAX;
-
-			while (next[sp - 1] < c->width && nx == UINT32_MAX)
-				nx = dep_next(c, ch, next[sp - 1]++);
-			if (nx == UINT32_MAX) {
-				colour[ch] = 2;
-				sp--;
-			} else if (colour[nx] == 1) {
-				print_cycle(c, stack, pos[nx], sp);
-				found = 1;
-			} else if (!colour[nx]) {
-				colour[nx] = 1;
-				stack[sp] = nx;
-				next[sp] = 1;
-				pos[nx] = sp++;
-			}
-		}
-	}
-out:
-	free(stack);
-	free(next);
-	free(pos);
-	free(colour);
-	return (int)found;
 }
 
 static int set_owner(struct checker *c, uint32_t lid, uint32_t node,
@@ -535,49 +451,38 @@ static int setup(struct checker *c)
 	int r;
 
 	c->leaf = calloc(t->nnodes, 1);
-	c->pbase = malloc(sizeof(uint32_t) * t->nnodes);
 	c->hnode = malloc(sizeof(uint32_t) * (hosts + 1));
 	c->hport = malloc(sizeof(uint32_t) * (hosts + 1));
-	if (fors_walk_init(&c->w, t, c->d) || !c->leaf || !c->pbase ||
-	    !c->hnode || !c->hport)
+	if (fors_walk_init(&c->w, t, c->d) || fors_deps_init(&c->g, t) ||
+	    !c->leaf || !c->hnode || !c->hport)
 		return FORS_ENOMEM;
 	c->table = c->w.table;
 	for (i = 0; i < hosts; i++)
 		c->hnode[i] = UINT32_MAX;
-	c->width = 1;
 	for (i = 0; i < t->nnodes; i++) {
 		const struct fors_node *x = &t->nodes[i];
 
-		c->pbase[i] = n;
-		n += x->nports + 1;
-		c->width = x->nports + 1 > c->width ? x->nports + 1 : c->width;
 		for (k = 1; x->type == FORS_SWITCH && k <= x->nports; k++)
 			if (x->ports[k].peer != FORS_NO_PEER &&
 			    t->nodes[x->ports[k].peer].type == FORS_CA &&
 			    fors_topology_part_of(t, x->ports[k].peer) == FORS_NO_PEER)
 				c->leaf[i] = 1;
 	}
-	c->nchan = n;
+	n = c->g.nchan;
 	c->stamp = calloc(n + 1, sizeof(uint32_t));
 	c->load = calloc(n + 1, sizeof(uint32_t));
 	c->user = calloc(n + 1, sizeof(size_t));
-	c->cnode = malloc(sizeof(uint32_t) * (n + 1));
 	c->outs = calloc(n + 1, 1);
-	c->dep = calloc((size_t)n * c->width + 1, 1);
 	c->seen = calloc(t->nnodes + 1, sizeof(uint32_t));
 	c->verdict = calloc(t->nnodes + 1, 1);
 	c->from = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	c->kout = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	c->path = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	c->comp = malloc(sizeof(uint32_t) * (t->nnodes + 1));
-	if (!c->stamp || !c->load || !c->user || !c->cnode || !c->outs ||
-	    !c->dep || !c->seen || !c->verdict || !c->from || !c->kout ||
-	    !c->path || !c->comp)
+	if (!c->stamp || !c->load || !c->user || !c->outs || !c->seen ||
+	    !c->verdict || !c->from || !c->kout || !c->path || !c->comp)
 		return FORS_ENOMEM;
 	components(c);
-	for (i = 0; i < t->nnodes; i++)
-		for (k = 0; k <= t->nodes[i].nports; k++)
-			c->cnode[c->pbase[i] + k] = i;
 	for (i = 0; i < t->nnodes; i++)
 		if (c->table[i] >= 0 && linked(&t->nodes[i]))
 			c->from[c->nfrom++] = i;
@@ -610,7 +515,7 @@ static void release(struct checker *c)
 {
 	fors_walk_free(&c->w);
 	free(c->leaf);
-	free(c->pbase);
+	fors_deps_free(&c->g);
 	free(c->stamp);
 	free(c->load);
 	free(c->user);
@@ -620,9 +525,7 @@ static void release(struct checker *c)
 	free(c->seen);
 	free(c->verdict);
 	free(c->own);
-	free(c->cnode);
 	free(c->outs);
-	free(c->dep);
 	free(c->kout);
 	free(c->path);
 	free(c->comp);
@@ -732,10 +635,12 @@ static int tables(struct checker *c)
 		return FORS_ENOMEM;
 	reach(c);
 	ca_dependencies(c);
-	r = find_cycle(c);
+	r = fors_deps_cycle(&c->g, c->table, c->rep->cycle,
+			    sizeof(c->rep->cycle));
 	if (r < 0)
 		return r;
 	c->rep->loop = (uint32_t)r;
+	c->rep->deps = c->g.n;
 	return 0;
 }
 
