@@ -15,6 +15,7 @@
 #include "schedule/cyclic.h"
 #include "schedule/schedule.h"
 #include "suite.h"
+#include "verify/transition.h"
 #include "verify/verify.h"
 
 /*
@@ -426,6 +427,107 @@ START_TEST(credit_loop)
 		      strstr(f.rep.cycle, "\"L01\"") &&
 		      strstr(f.rep.cycle, "\"S01\""), "%s", f.rep.cycle);
 	fix_close(&f);
+}
+END_TEST
+
+/* A dump of tests/data. */
+static struct fors_lft_dump *data_dump(const char *file)
+{
+	struct fors_lft_dump *d;
+	struct fors_error err;
+	char path[512];
+
+	ck_assert_msg(fors_lft_dump_read_file(data_path(file, path, sizeof(path)),
+					      &d, &err) == 0, "%s", err.msg);
+	return d;
+}
+
+/*
+ * Two table sets of four switches (tests/data/transition-*), each up-down
+ * and free of loops on its own: the old one takes spine to spine through
+ * L0, the new one through L1. A mix of the two, as a switch-by-switch
+ * update passes through, closes S1 -> L0 -> S0 -> L1 -> S1: a credit
+ * loop, with no packet sent round a circle.
+ */
+START_TEST(transition_loop)
+{
+	struct fors_lft_dump *old = data_dump("transition-old.dump");
+	struct fors_lft_dump *new = data_dump("transition-new.dump");
+	struct fors_topology *t;
+	struct fors_check_report rep;
+	struct fors_union_report u;
+	struct fors_error err;
+	char path[512];
+
+	ck_assert_int_eq(fors_topology_read_file(data_path("transition.net", path,
+							   sizeof(path)),
+						 &t, &err), 0);
+	ck_assert_int_eq(fors_check_tables(t, old, 0, &rep, &err), 0);
+	ck_assert_int_eq(fors_check_tables(t, new, 0, &rep, &err), 0);
+	ck_assert_int_eq(fors_check_union(t, old, old, &u, &err), 0);
+	ck_assert_uint_eq(u.deps, 4);
+	ck_assert_int_eq(fors_check_union(t, old, new, &u, &err), FORS_EVERIFY);
+	ck_assert_uint_eq(u.loop, 1);
+	ck_assert_uint_eq(u.fwd_lids, 0);
+	ck_assert_uint_eq(u.deps, 6);
+	ck_assert_msg(strstr(u.cycle, "\"S1\"[1] -> \"L0\"[1] -> \"S0\"[2] -> \"L1\"[2] -> \"S1\"") ||
+		      strstr(u.cycle, "\"L0\"[1] -> \"S0\"[2] -> \"L1\"[2] -> \"S1\"[1] -> \"L0\"") ||
+		      strstr(u.cycle, "\"S0\"[2] -> \"L1\"[2] -> \"S1\"[1] -> \"L0\"[1] -> \"S0\"") ||
+		      strstr(u.cycle, "\"L1\"[2] -> \"S1\"[1] -> \"L0\"[1] -> \"S0\"[2] -> \"L1\""),
+		      "%s", u.cycle);
+	fors_lft_dump_free(old);
+	fors_lft_dump_free(new);
+	fors_topology_free(t);
+}
+END_TEST
+
+/*
+ * A mix that sends a packet round a circle: S00's old entry for a host
+ * of L02 goes down to L01, whose new entry goes back up to S00.
+ */
+START_TEST(transition_forwarding_loop)
+{
+	struct fors_union_report u;
+	struct fors_lft_dump *old;
+	struct fix f;
+	uint32_t h, x;
+
+	fix_open(&f, HEALTHY);
+	old = dump_of(f.r);
+	h = (uint32_t)f.r->fb->host_at[2 * f.r->fb->m0];
+	x = f.r->lfts->host_lid[h];
+	dump_switch(old, "S00")->port[x] = (uint8_t)port_to(f.live, "S00", "L01");
+	dump_switch(old, "L01")->port[x] = (uint8_t)port_to(f.live, "L01", "S01");
+	dump_switch(f.d, "L01")->port[x] = (uint8_t)port_to(f.live, "L01", "S00");
+	ck_assert_int_eq(fors_check_union(f.live, old, f.d, &u, &f.err),
+			 FORS_EVERIFY);
+	ck_assert_uint_eq(u.fwd_lids, 1);
+	ck_assert_msg(strstr(u.fwd, "\"S00\" -> \"L01\" -> \"S00\"") ||
+		      strstr(u.fwd, "\"L01\" -> \"S00\" -> \"L01\""), "%s",
+		      u.fwd);
+	ck_assert_uint_eq(u.loop, 1);
+	fors_lft_dump_free(old);
+	fix_close(&f);
+}
+END_TEST
+
+/*
+ * Today's construction (issue 31): healthy, then L00's cable to S00 cut.
+ * The up-down order's root moves from L00 to L01, and the union of the two
+ * routings has a credit loop; each alone has none.
+ */
+START_TEST(transition_today)
+{
+	struct fors_union_report u;
+	struct fix a, b;
+
+	fix_open(&a, HEALTHY);
+	fix_open(&b, CUT);
+	ck_assert_int_eq(fors_check_union(b.live, a.d, b.d, &u, &b.err),
+			 FORS_EVERIFY);
+	ck_assert_uint_eq(u.loop, 1);
+	fix_close(&a);
+	fix_close(&b);
 }
 END_TEST
 
@@ -889,6 +991,9 @@ int main(void)
 	tcase_add_test(tables, not_updown);
 	tcase_add_test(tables, unreachable);
 	tcase_add_test(tables, credit_loop);
+	tcase_add_test(tables, transition_loop);
+	tcase_add_test(tables, transition_today);
+	tcase_add_test(tables, transition_forwarding_loop);
 	tcase_add_test(tables, mftree_shared);
 	tcase_add_test(tables, aggregation_node_unreachable);
 	tcase_add_test(tables, dlid_out_of_range);

@@ -142,6 +142,16 @@ expect 1 "guarantees: 1 credit loop" check --schedule "$D/ft-4-4-1f-schedule-5ab
 	--topology "$D/ft-4-4-1f.net" --lfts "$D/ft-4-4-1f-lfts-5abe188.dump"
 expect 2 "--lmc is for tables without a schedule" check --schedule "$tmp/s" --lmc 1
 expect 2 "--lmc: '8' is out of range 0..7" check --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump" --lmc 8
+# issue 31: two table sets, each free of loops, whose union has one
+expect 1 "a mix of .*transition-old.dump and these tables can loop: a credit loop$" \
+	check --topology "$D/transition.net" --lfts "$D/transition-new.dump" --lmc 0 \
+	--previous "$D/transition-old.dump"
+grep -q '^  credit loop in the union: ' "$tmp/out" &&
+	grep -q '6 channel dependencies, a credit loop, 0 LIDs in a forwarding loop$' "$tmp/out" &&
+	ok || ko "the union's loop: $(cat "$tmp/out")"
+fors check --topology "$D/transition.net" --lfts "$D/transition-new.dump" --lmc 0 \
+	--previous "$D/transition-new.dump" >/dev/null 2>&1 && ok || ko "a table set with itself loops"
+expect 2 "--previous needs --topology and --lfts" check --schedule "$tmp/s" --previous x
 # participants: 3 of the lab's 4 host ports (a GUID file as OpenSM's
 # cn_guid_file has it), routed and checked; a bad line named
 printf '# compute nodes\n0x100001 H0\n0x0000000000100005\n\n0x100007 # H3\n0xdead1\n' >"$tmp/cn"

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "verify/check.h"
+#include "verify/transition.h"
 #include "formats/lftdump.h"
 #include "formats/schedfile.h"
 #include "fabric/topology.h"
@@ -11,8 +12,9 @@
 #include "formats/ibnetdiscover.h"
 
 static const char usage_check[] =
-	"Usage: fors check --schedule FILE [--topology LIVE --lfts DUMP]\n"
-	"       fors check --topology LIVE --lfts DUMP --lmc L\n"
+	"Usage: fors check --schedule FILE [--topology LIVE --lfts DUMP\n"
+	"                  [--previous OLD]]\n"
+	"       fors check --topology LIVE --lfts DUMP --lmc L [--previous OLD]\n"
 	"\n"
 	"Verify a schedule file: every ordered pair of present hosts exactly\n"
 	"once, each host sending and receiving at most once per phase, at most\n"
@@ -33,6 +35,10 @@ static const char usage_check[] =
 	"  -t, --topology LIVE  the fabric (ibnetdiscover output or ibsim net file)\n"
 	"  -l, --lfts DUMP      the switches' LFTs\n"
 	"  -m, --lmc L          LIDs per CA port are 2^L (without a schedule)\n"
+	"  -p, --previous OLD   the tables before these (an LFT dump): their\n"
+	"                       union, which switches pass through while they\n"
+	"                       take the new tables, must have no credit loop\n"
+	"                       and send no LID round a circle\n"
 	"  -h, --help           show this help\n";
 
 static void kept(const struct fors_check_report *r)
@@ -72,8 +78,51 @@ static void report(const char *path, const struct fors_check_report *r)
 	       (int)r->phases - (int)r->bound);
 }
 
+/*
+ * The union of the tables before (prev) and d over t: a line, and
+ * FORS_EVERIFY when a mix of them can loop. r is the check so far, kept
+ * when it failed.
+ */
+static int since(const struct fors_topology *t, const struct fors_lft_dump *d,
+		 const char *prev, int r, struct fors_error *err)
+{
+	struct fors_lft_dump *old = NULL;
+	struct fors_union_report u;
+	struct fors_error e2;
+	int e;
+
+	if (!prev || (r && r != FORS_EVERIFY))
+		return r;
+	e = fors_lft_dump_read_file(prev, &old, &e2);
+	if (!e)
+		e = fors_check_union(t, old, d, &u, &e2);
+	fors_lft_dump_free(old);
+	if (e && e != FORS_EVERIFY) {
+		*err = e2;
+		return e;
+	}
+	if (u.loop)
+		printf("  credit loop in the union: %s\n", u.cycle);
+	if (u.fwd_lids)
+		printf("  forwarding loop in the union: %s\n", u.fwd);
+	printf("union with %s: %zu channel dependencies, %s, %u LIDs in a forwarding loop\n",
+	       prev, u.deps, u.loop ? "a credit loop" : "no credit loop",
+	       u.fwd_lids);
+	if (!e || r)
+		return r;
+	if (u.fwd_lids)
+		fors_error_set(err, "a mix of %s and these tables can loop: %s%u LIDs in a forwarding loop",
+			       prev, u.loop ? "a credit loop, " : "",
+			       u.fwd_lids);
+	else
+		fors_error_set(err, "a mix of %s and these tables can loop: a credit loop",
+			       prev);
+	return e;
+}
+
 static int routes(const char *path, const struct fors_schedule *s,
-		  const char *topo, const char *lfts, struct fors_error *err)
+		  const char *topo, const char *lfts, const char *prev,
+		  struct fors_error *err)
 {
 	struct fors_topology *t = NULL;
 	struct fors_lft_dump *d = NULL;
@@ -94,6 +143,7 @@ static int routes(const char *path, const struct fors_schedule *s,
 			fors_error_set(err, "%s: routes break the schedule's guarantees: %s",
 				       path, what);
 		}
+		r = since(t, d, prev, r, err);
 	}
 	fors_topology_free(t);
 	fors_lft_dump_free(d);
@@ -112,7 +162,7 @@ static int ca_lids(const struct fors_topology *t)
 }
 
 static int tables(const char *topo, const char *lfts, uint32_t lmc,
-		  struct fors_error *err)
+		  const char *prev, struct fors_error *err)
 {
 	struct fors_topology *t = NULL;
 	struct fors_lft_dump *d = NULL;
@@ -138,6 +188,7 @@ static int tables(const char *topo, const char *lfts, uint32_t lmc,
 			fors_check_failures(&rep, what, sizeof(what));
 			fors_error_set(err, "%s: the tables fail: %s", lfts, what);
 		}
+		r = since(t, d, prev, r, err);
 	}
 	fors_topology_free(t);
 	fors_lft_dump_free(d);
@@ -151,16 +202,17 @@ int cmd_check(int argc, char **argv)
 		{ "topology", required_argument, NULL, 't' },
 		{ "lfts", required_argument, NULL, 'l' },
 		{ "lmc", required_argument, NULL, 'm' },
+		{ "previous", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = NULL, *topo = NULL, *lfts = NULL;
+	const char *path = NULL, *topo = NULL, *lfts = NULL, *prev = NULL;
 	struct fors_schedule *s;
 	struct fors_error err;
 	uint32_t lmc = 0;
 	int c, r, has_lmc = 0;
 
-	while ((c = getopt_long(argc, argv, ":s:t:l:m:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:t:l:m:p:h", opts, NULL)) != -1) {
 		if (c == 's')
 			path = optarg;
 		else if (c == 't')
@@ -171,6 +223,8 @@ int cmd_check(int argc, char **argv)
 			return r;
 		else if (c == 'm')
 			has_lmc = 1;
+		else if (c == 'p')
+			prev = optarg;
 		else if (c == 'h')
 			return fputs(usage_check, stdout), 0;
 		else
@@ -181,19 +235,21 @@ int cmd_check(int argc, char **argv)
 				   argv[optind]);
 	if (!topo != !lfts)
 		return usage_error("check", "%s", "--topology and --lfts go together");
+	if (prev && !topo)
+		return usage_error("check", "%s", "--previous needs --topology and --lfts");
 	if (path && has_lmc)
 		return usage_error("check", "%s", "--lmc is for tables without a schedule: the schedule gives the LMC");
 	if (!path && !(topo && has_lmc))
 		return usage_error("check", "%s", "--schedule is required, or --topology, --lfts and --lmc");
 	if (!path) {
-		r = tables(topo, lfts, lmc, &err);
+		r = tables(topo, lfts, lmc, prev, &err);
 		if (r)
 			fprintf(stderr, "fors check: %s\n", err.msg);
 		return r ? EXIT_FAIL : 0;
 	}
 	r = fors_schedule_read_file(path, &s, &err);
 	if (!r && topo) {
-		r = routes(path, s, topo, lfts, &err);
+		r = routes(path, s, topo, lfts, prev, &err);
 	} else if (!r) {
 		r = fors_schedule_verify(s, &err);
 		if (!r)

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The union of the tables before and after a reroute. If its channel
+ * dependency graph has no cycle, no order in which the switches take
+ * their new entries can make a credit loop, nor a forwarding loop (a
+ * packet sent round a circle waits on its own buffers too).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/deps.h"
+#include "verify/transition.h"
+#include "verify/walk.h"
+
+struct uni {
+	const struct fors_topology *t;
+	struct fors_union_report *rep;
+	struct fors_walk wo, wn;	/* the old and the new tables */
+	struct fors_deps g;
+	int32_t *table;		/* per node: 0 with a table in either, -1 */
+	uint32_t nlid;		/* LIDs 1 .. nlid - 1 */
+	uint8_t *colour;	/* per node: the circle search's marks */
+	uint32_t *stack;	/* [nnodes]: its path */
+};
+
+/*
+ * The ports switch x may send lid out of, old or new, into out[]; how
+ * many (0 to 2). Delivery (0) and no route are not ports.
+ */
+static uint32_t ports(const struct uni *u, uint32_t x, uint32_t lid,
+		      uint32_t *out)
+{
+	uint32_t n = 0, k;
+
+	if (u->wo.table[x] >= 0) {
+		k = fors_walk_port(&u->wo, x, lid);
+		if (k && k != FORS_NO_PORT)
+			out[n++] = k;
+	}
+	if (u->wn.table[x] >= 0) {
+		k = fors_walk_port(&u->wn, x, lid);
+		if (k && k != FORS_NO_PORT && (!n || out[0] != k))
+			out[n++] = k;
+	}
+	return n;
+}
+
+/* Every dependency lid can make: switch to switch, and CA into its leaf. */
+static void lid_deps(struct uni *u, uint32_t lid)
+{
+	const struct fors_topology *t = u->t;
+	uint32_t x, i, j, nx, ny, px[2], py[2];
+
+	for (x = 0; x < t->nnodes; x++) {
+		const struct fors_node *n = &t->nodes[x];
+
+		if (u->table[x] < 0)
+			continue;
+		nx = ports(u, x, lid, px);
+		for (i = 0; i < nx; i++) {
+			uint32_t y = n->ports[px[i]].peer;
+
+			if (t->nodes[y].type == FORS_CA)
+				continue;
+			ny = ports(u, y, lid, py);
+			for (j = 0; j < ny; j++)
+				fors_deps_add(&u->g, u->g.pbase[x] + px[i], py[j]);
+		}
+		for (i = 1; i <= n->nports; i++) {
+			uint32_t ca = n->ports[i].peer;
+
+			if (ca == FORS_NO_PEER || t->nodes[ca].type != FORS_CA)
+				continue;
+			for (j = 0; j < nx; j++)
+				if (px[j] != i)
+					fors_deps_add(&u->g, u->g.pbase[ca] +
+						      n->ports[i].peer_port, px[j]);
+		}
+	}
+}
+
+/* "LID l: "A" -> "B" -> "A"": the circle on the stack from position from. */
+static void say_circle(struct uni *u, uint32_t lid, uint32_t from,
+		       uint32_t to)
+{
+	char *b = u->rep->fwd;
+	size_t len = sizeof(u->rep->fwd), n;
+	uint32_t i;
+
+	n = (size_t)snprintf(b, len, "LID %u: ", lid);
+	for (i = from; i < to && n < len; i++)
+		n += (size_t)snprintf(b + n, len - n, "\"%s\" -> ",
+				      u->t->nodes[u->stack[i]].desc);
+	if (n < len)
+		snprintf(b + n, len - n, "\"%s\"",
+			 u->t->nodes[u->stack[from]].desc);
+}
+
+/* Depth-first from switch x over lid's entries; 1 on a circle. */
+static int circle_from(struct uni *u, uint32_t x, uint32_t lid, uint32_t sp)
+{
+	uint32_t p[2], n = ports(u, x, lid, p), i;
+
+	u->colour[x] = 1;
+	u->stack[sp] = x;
+	for (i = 0; i < n; i++) {
+		uint32_t y = u->t->nodes[x].ports[p[i]].peer;
+
+		if (u->table[y] < 0 || u->colour[y] == 2)
+			continue;
+		if (u->colour[y] == 1) {
+			uint32_t from = 0;
+
+			while (u->stack[from] != y)
+				from++;
+			if (!u->rep->fwd_lids)
+				say_circle(u, lid, from, sp + 1);
+			return 1;
+		}
+		if (circle_from(u, y, lid, sp + 1))
+			return 1;
+	}
+	u->colour[x] = 2;
+	return 0;
+}
+
+/* Whether a mix of entries can send lid round a circle of switches. */
+static int circle(struct uni *u, uint32_t lid)
+{
+	uint32_t x;
+
+	memset(u->colour, 0, u->t->nnodes);
+	for (x = 0; x < u->t->nnodes; x++)
+		if (u->table[x] >= 0 && !u->colour[x] &&
+		    circle_from(u, x, lid, 0))
+			return 1;
+	return 0;
+}
+
+static int setup(struct uni *u, const struct fors_lft_dump *old,
+		 const struct fors_lft_dump *new)
+{
+	const struct fors_topology *t = u->t;
+	uint32_t i;
+
+	if (fors_walk_init(&u->wo, t, old) || fors_walk_init(&u->wn, t, new) ||
+	    fors_deps_init(&u->g, t))
+		return FORS_ENOMEM;
+	u->table = malloc(sizeof(int32_t) * (t->nnodes + 1));
+	u->colour = malloc(t->nnodes + 1);
+	u->stack = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	if (!u->table || !u->colour || !u->stack)
+		return FORS_ENOMEM;
+	for (i = 0; i < t->nnodes; i++)
+		u->table[i] = u->wo.table[i] >= 0 || u->wn.table[i] >= 0 ? 0 : -1;
+	for (i = 0; i < old->nsw; i++)
+		u->nlid = old->sw[i].maxlid + 1 > u->nlid ? old->sw[i].maxlid + 1 :
+			  u->nlid;
+	for (i = 0; i < new->nsw; i++)
+		u->nlid = new->sw[i].maxlid + 1 > u->nlid ? new->sw[i].maxlid + 1 :
+			  u->nlid;
+	return 0;
+}
+
+int fors_check_union(const struct fors_topology *t,
+		     const struct fors_lft_dump *old,
+		     const struct fors_lft_dump *new,
+		     struct fors_union_report *rep, struct fors_error *err)
+{
+	struct uni u = { .t = t, .rep = rep };
+	uint32_t lid;
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
+	r = setup(&u, old, new);
+	for (lid = 1; !r && lid < u.nlid; lid++) {
+		lid_deps(&u, lid);
+		rep->fwd_lids += (uint32_t)circle(&u, lid);
+	}
+	if (!r)
+		r = fors_deps_cycle(&u.g, u.table, rep->cycle,
+				    sizeof(rep->cycle));
+	if (r > 0)
+		rep->loop = 1;
+	rep->deps = u.g.n;
+	fors_walk_free(&u.wo);
+	fors_walk_free(&u.wn);
+	fors_deps_free(&u.g);
+	free(u.table);
+	free(u.colour);
+	free(u.stack);
+	if (r < 0) {
+		fors_error_set(err, "out of memory while checking the union of two table sets");
+		return r;
+	}
+	return rep->loop || rep->fwd_lids ? FORS_EVERIFY : FORS_OK;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef FORS_TRANSITION_H
+#define FORS_TRANSITION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "fabric/topology.h"
+#include "formats/lftdump.h"
+
+/* What a mix of two table sets can do, fors_check_union's answer. */
+struct fors_union_report {
+	size_t deps;		/* channel dependencies of the union */
+	uint32_t loop;		/* 1: they close a cycle, a credit loop */
+	char cycle[512];	/* that cycle: "switch"[out port] -> ... */
+	uint32_t fwd_lids;	/* LIDs a mix forwards in a circle */
+	char fwd[512];		/* the first of them and its circle */
+};
+
+/*
+ * While a subnet manager sends new tables, block by block and switch by
+ * switch, every switch may forward any LID by its old entry or by its new
+ * one (issue 31, doc/routing.md). The union of old and new over t: the
+ * channel dependency graph with both entries of every switch for every
+ * LID, every switch and CA a source, one VL; and for every LID whether the
+ * entries can send a packet round a circle of switches. FORS_OK when
+ * neither has a cycle, FORS_EVERIFY with rep filled, FORS_ENOMEM.
+ */
+int fors_check_union(const struct fors_topology *t,
+		     const struct fors_lft_dump *old,
+		     const struct fors_lft_dump *new,
+		     struct fors_union_report *rep, struct fors_error *err);
+
+#endif
