@@ -78,6 +78,37 @@ int fors_lfts_write(FILE *out, const struct fors_lfts *t,
 	return ferror(out) ? FORS_EIO : FORS_OK;
 }
 
+int fors_lfts_dump(const struct fors_lfts *t, const struct fors_topology *live,
+		   struct fors_lft_dump **out, struct fors_error *err)
+{
+	struct fors_lft_dump *d = calloc(1, sizeof(*d));
+	size_t w = (size_t)t->maxlid + 1;
+	int ok = d && (d->sw = calloc(t->nsw + 1, sizeof(*d->sw)));
+	uint32_t s;
+
+	*out = NULL;
+	for (s = 0; ok && s < t->nsw; s++) {
+		const struct fors_node *n = &live->nodes[t->sw[s]];
+		struct fors_lft_switch *x = &d->sw[d->nsw++];
+
+		x->guid = n->guid;
+		x->lid = t->sw_lid[s];
+		x->maxlid = t->maxlid;
+		x->desc = strdup(n->desc);
+		x->port = malloc(w);
+		ok = x->desc && x->port;
+		if (ok)
+			memcpy(x->port, &t->port[s * w], w);
+	}
+	if (!ok) {
+		fors_lft_dump_free(d);
+		fors_error_set(err, "out of memory while copying the tables");
+		return FORS_ENOMEM;
+	}
+	*out = d;
+	return FORS_OK;
+}
+
 struct dump_reader {
 	const char *name;
 	unsigned long lineno;

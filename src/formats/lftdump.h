@@ -40,4 +40,8 @@ int fors_lfts_write(FILE *out, const struct fors_lfts *t,
 		    const struct fors_topology *live,
 		    const struct fors_fabric *fb);
 
+/* The tables as a dump of live's switches, in memory: 0, FORS_ENOMEM. */
+int fors_lfts_dump(const struct fors_lfts *t, const struct fors_topology *live,
+		   struct fors_lft_dump **out, struct fors_error *err);
+
 #endif

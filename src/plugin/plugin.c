@@ -22,11 +22,18 @@
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 
-/* The heavy sweep that brings the next held cable back into use. */
+/*
+ * The heavy sweep that installs the rest of a staged update at once, or
+ * brings the next held cable back into use.
+ */
 static void arm(struct fors_plugin *p)
 {
 	int64_t now = fors_clock_wall(), wake = p->st->wake;
 
+	if (p->st->restage && p->timer_ready) {
+		cl_timer_start(&p->timer, 100);
+		return;
+	}
 	if (!wake || !p->timer_ready)
 		return;
 	cl_timer_start(&p->timer, (uint32_t)((wake > now ? wake - now : 0) *
@@ -85,8 +92,19 @@ static int read_back(void *ctx, const struct fors_sweep *sw,
 {
 	struct fors_plugin *p = ctx;
 
-	return fors_subnet_dump(&p->osm->subn, sw->live, sw->route->lfts, out,
-				err);
+	return fors_subnet_dump(&p->osm->subn, sw->live, sw->route->lfts, 0,
+				out, err);
+}
+
+/* The tables the switches hold, against which the new ones are staged. */
+static int stage(struct fors_plugin *p, struct fors_sweep *sw,
+		 struct fors_error *err)
+{
+	struct fors_lft_dump *held;
+	int e = fors_subnet_dump(&p->osm->subn, sw->live, sw->route->lfts, 1,
+				 &held, err);
+
+	return e ? e : fors_sweep_stage(p->st, sw, held, err);
 }
 
 static int build_fwd_tables(void *ctx)
@@ -103,7 +121,10 @@ static int build_fwd_tables(void *ctx)
 	}
 	t = fors_clock_ms();
 	sw->ms[FORS_SPAN_HOPS] = t - p->t;
-	e = fors_subnet_install(&p->osm->subn, sw->live, sw->route->lfts, &err);
+	e = stage(p, sw, &err);
+	if (!e)
+		e = fors_subnet_install(&p->osm->subn, sw->live,
+					fors_sweep_tables(sw), &err);
 	sw->ms[FORS_SPAN_INSTALL] = fors_clock_ms() - t;
 	if (!e)
 		e = fors_sweep_finish(p->st, sw, read_back, p, fors_clock_wall(),

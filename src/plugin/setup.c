@@ -123,7 +123,8 @@ static void wake_up(void *ctx)
 {
 	struct fors_plugin *p = ctx;
 
-	LOG(p, OSM_LOG_INFO, "a held cable is due back: heavy sweep\n");
+	LOG(p, OSM_LOG_INFO, "%s: heavy sweep\n", p->st->restage ?
+	    "the rest of a staged update" : "a held cable is due back");
 	p->osm->subn.force_heavy_sweep = TRUE;
 	osm_opensm_sweep(p->osm);
 }

@@ -188,7 +188,7 @@ int fors_subnet_install(osm_subn_t *sn, const struct fors_topology *live,
 }
 
 static int dump_switch(struct fors_lft_switch *d, const struct fors_node *n,
-		       const osm_switch_t *sw)
+		       const osm_switch_t *sw, int held)
 {
 	uint32_t top = sw->max_lid_ho < sw->lft_size ? sw->max_lid_ho :
 		       sw->lft_size - 1u;
@@ -200,13 +200,13 @@ static int dump_switch(struct fors_lft_switch *d, const struct fors_node *n,
 	d->port = malloc(top + 1);
 	if (!d->desc || !d->port)
 		return FORS_ENOMEM;
-	memcpy(d->port, sw->new_lft, top + 1);
+	memcpy(d->port, held ? sw->lft : sw->new_lft, top + 1);
 	return 0;
 }
 
 int fors_subnet_dump(osm_subn_t *sn, const struct fors_topology *live,
-		     const struct fors_lfts *lf, struct fors_lft_dump **out,
-		     struct fors_error *err)
+		     const struct fors_lfts *lf, int held,
+		     struct fors_lft_dump **out, struct fors_error *err)
 {
 	struct fors_lft_dump *d = calloc(1, sizeof(*d));
 	uint32_t i;
@@ -225,7 +225,8 @@ int fors_subnet_dump(osm_subn_t *sn, const struct fors_topology *live,
 		osm_switch_t *sw = switch_of(sn, n);
 
 		d->nsw++;
-		e = sw && sw->new_lft ? dump_switch(&d->sw[i], n, sw) : FORS_EINVAL;
+		e = sw && sw->new_lft && sw->lft ?
+		    dump_switch(&d->sw[i], n, sw, held) : FORS_EINVAL;
 	}
 	if (e) {
 		fors_lft_dump_free(d);

@@ -16,9 +16,12 @@ int fors_subnet_topology(osm_subn_t *sn, struct fors_topology **out,
 int fors_subnet_install(osm_subn_t *sn, const struct fors_topology *live,
 			const struct fors_lfts *lf, struct fors_error *err);
 
-/* What new_lft now holds on those switches, for the core's checker. */
+/*
+ * What new_lft now holds on those switches, for the core's checker; with
+ * held, what lft holds: the tables OpenSM last set on the switches.
+ */
 int fors_subnet_dump(osm_subn_t *sn, const struct fors_topology *live,
-		     const struct fors_lfts *lf, struct fors_lft_dump **out,
-		     struct fors_error *err);
+		     const struct fors_lfts *lf, int held,
+		     struct fors_lft_dump **out, struct fors_error *err);
 
 #endif

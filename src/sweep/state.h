@@ -33,6 +33,7 @@ struct fors_sweep_state {
 	struct fors_topology *seen;	/* every fabric routed since start */
 	struct fors_cables *cables;	/* every cable's history */
 	int64_t wake;		/* when the next held cable is due, 0: none */
+	int restage;		/* a first stage is in: sweep again now */
 	uint64_t generation;	/* of the last schedule written */
 	uint64_t digest;	/* of that schedule, generation left out */
 	int have_digest;

@@ -18,12 +18,15 @@
 #include "sweep/sweep.h"
 #include "sys/clock.h"
 #include "verify/check.h"
+#include "verify/transition.h"
 
 void fors_sweep_free(struct fors_sweep *sw)
 {
 	if (!sw)
 		return;
 	fors_route_free(sw->route);
+	fors_lft_dump_free(sw->held);
+	free(sw->staged.port);
 	fors_topology_free(sw->live);
 	fors_topology_free(sw->next_seen);
 	free(sw);
@@ -166,6 +169,54 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 	return 0;
 }
 
+const struct fors_lfts *fors_sweep_tables(const struct fors_sweep *sw)
+{
+	return sw->staged.port ? &sw->staged : sw->route->lfts;
+}
+
+/* The first stage's entries into a port table of route's shape. */
+static int keep_stage(struct fors_sweep *sw, const struct fors_lft_dump *d)
+{
+	const struct fors_lfts *lf = sw->route->lfts;
+	size_t w = (size_t)lf->maxlid + 1;
+	uint32_t i;
+
+	sw->staged = *lf;
+	sw->staged.port = malloc(w * lf->nsw + 1);
+	if (!sw->staged.port)
+		return FORS_ENOMEM;
+	for (i = 0; i < lf->nsw; i++)
+		memcpy(&sw->staged.port[i * w], d->sw[i].port, w);
+	return 0;
+}
+
+int fors_sweep_stage(struct fors_sweep_state *st, struct fors_sweep *sw,
+		     struct fors_lft_dump *held, struct fors_error *err)
+{
+	struct fors_stage_report *rep = &sw->stage;
+	struct fors_lft_dump *d = NULL;
+	int e;
+
+	sw->held = held;
+	if (!held)
+		return 0;
+	e = fors_lfts_dump(sw->route->lfts, sw->live, &d, err);
+	if (!e)
+		e = fors_stage(sw->live, held, d, rep, err);
+	if (e == FORS_EVERIFY) {
+		fors_sweep_say(st, 1, "%s: the new tables replace them at once",
+			       err->msg);
+		e = 0;
+	} else if (!e && rep->dropped) {
+		e = keep_stage(sw, d);
+		if (!e)
+			fors_sweep_say(st, 0, "staged update: a mix of the switches' tables and the new ones could loop; first %u entries left without a route (%u the switches' tables had), the rest one sweep later",
+				       rep->dropped, rep->lost);
+	}
+	fors_lft_dump_free(d);
+	return e;
+}
+
 /*
  * The tables may share a spine between a node's ports only where the
  * routing found the live cables left no other choice.
@@ -178,33 +229,61 @@ static uint32_t mftree_excess(const struct fors_sweep *sw,
 	return rep->mf_shared > own ? rep->mf_shared - own : 0;
 }
 
-/* The tables as read back, followed against the schedule and checked. */
-static int verify(const struct fors_sweep_state *st,
-		  const struct fors_sweep *sw, fors_sweep_read_back read_back,
-		  void *ctx, struct fors_error *err)
+/*
+ * A first stage leaves some transfers and LIDs without a route until the
+ * next sweep; anything else wrong with it is a failure.
+ */
+static int stage_only(const struct fors_sweep_state *st,
+		      const struct fors_sweep *sw,
+		      const struct fors_check_report *rep)
 {
-	struct fors_check_report rep;
-	struct fors_lft_dump *d;
-	uint32_t i, mf;
-	char what[256];
+	if (!sw->staged.port || rep->shared || rep->loop || rep->schedule ||
+	    rep->not_updown || rep->bound_wrong)
+		return 0;
+	fors_sweep_say(st, 0, "first stage: %u transfers and %u (switch, LID) pairs wait for the next sweep",
+		       rep->undelivered, rep->unreachable);
+	return 1;
+}
+
+/* A mix of the held tables and those read back cannot loop. */
+static int check_union(const struct fors_sweep_state *st,
+		       const struct fors_sweep *sw,
+		       const struct fors_lft_dump *d, struct fors_error *err)
+{
+	struct fors_union_report u;
 	int e;
 
-	e = read_back(ctx, sw, &d, err);
-	if (e)
+	if (!sw->held || sw->stage.held_loop)
+		return 0;
+	e = fors_check_union(sw->live, sw->held, d, &u, err);
+	if (e != FORS_EVERIFY)
 		return e;
-	e = fors_check_routes(sw->live, d, sw->route->s, &rep, err);
-	fors_lft_dump_free(d);
-	mf = e == FORS_OK || e == FORS_EVERIFY ? mftree_excess(sw, &rep) : 0;
-	if (e != FORS_EVERIFY && !mf)
-		return e;
-	for (i = 0; i < rep.nkept; i++)
-		fors_sweep_say(st, 1, "verification: %s", rep.kept[i]);
-	if (rep.loop)
-		fors_sweep_say(st, 1, "verification: credit loop %s", rep.cycle);
+	if (u.loop)
+		fors_sweep_say(st, 1, "verification: a mix of the switches' tables and the new ones has a credit loop %s",
+			       u.cycle);
+	if (u.fwd_lids)
+		fors_sweep_say(st, 1, "verification: a mix of the switches' tables and the new ones forwards %u LIDs in a circle, %s",
+			       u.fwd_lids, u.fwd);
+	fors_error_set(err, "a mix of the switches' tables and the new ones can loop");
+	return FORS_EVERIFY;
+}
+
+/* Why the tables fail, logged, and in err. */
+static int refuse(const struct fors_sweep_state *st,
+		  const struct fors_check_report *rep, uint32_t mf,
+		  struct fors_error *err)
+{
+	uint32_t i;
+	char what[256];
+
+	for (i = 0; i < rep->nkept; i++)
+		fors_sweep_say(st, 1, "verification: %s", rep->kept[i]);
+	if (rep->loop)
+		fors_sweep_say(st, 1, "verification: credit loop %s", rep->cycle);
 	if (mf)
 		fors_sweep_say(st, 1, "verification: mFtree: %u (leaf, node) pairs reach the node's ports through one spine, %u more than the routing left",
-			       rep.mf_shared, mf);
-	fors_check_failures(&rep, what, sizeof(what));
+			       rep->mf_shared, mf);
+	fors_check_failures(rep, what, sizeof(what));
 	if (mf)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what),
 			 "%s%u mFtree pairs on one spine", what[0] ? ", " : "",
@@ -212,6 +291,35 @@ static int verify(const struct fors_sweep_state *st,
 	fors_error_set(err, "the tables break the schedule's guarantees: %s",
 		       what);
 	return FORS_EVERIFY;
+}
+
+/*
+ * The tables as read back, followed against the schedule and checked, and
+ * their union with the tables the switches held.
+ */
+static int verify(const struct fors_sweep_state *st,
+		  const struct fors_sweep *sw, fors_sweep_read_back read_back,
+		  void *ctx, struct fors_error *err)
+{
+	struct fors_check_report rep;
+	struct fors_lft_dump *d;
+	uint32_t mf;
+	int e, u;
+
+	e = read_back(ctx, sw, &d, err);
+	if (e)
+		return e;
+	e = fors_check_routes(sw->live, d, sw->route->s, &rep, err);
+	u = e == FORS_OK || e == FORS_EVERIFY ? check_union(st, sw, d, err) : 0;
+	fors_lft_dump_free(d);
+	if (e != FORS_OK && e != FORS_EVERIFY)
+		return e;
+	if (u)
+		return u;
+	mf = mftree_excess(sw, &rep);
+	if ((e == FORS_OK || stage_only(st, sw, &rep)) && !mf)
+		return 0;
+	return refuse(st, &rep, mf, err);
 }
 
 /* What the next sweeps need of this one: its fabric and its tables. */
@@ -297,7 +405,9 @@ int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,
 	sw->ms[FORS_SPAN_VERIFY] = fors_clock_ms() - t;
 	t = fors_clock_ms();
 	remember(st, sw, now);
-	publish(st, sw);
+	st->restage = sw->staged.port != NULL;
+	if (!st->restage)
+		publish(st, sw);
 	sw->ms[FORS_SPAN_FILES] = fors_clock_ms() - t;
 	summary(st, sw, sw->route);
 	return 0;

@@ -9,6 +9,7 @@
 #include "formats/lftdump.h"
 #include "formats/guidfile.h"
 #include "routing/route.h"
+#include "sweep/stage.h"
 #include "sweep/state.h"
 
 /*
@@ -34,6 +35,10 @@ struct fors_sweep {
 	struct fors_topology *live;	/* the subnet in this sweep */
 	struct fors_topology *next_seen;	/* seen with live, if routed */
 	struct fors_route *route;
+	struct fors_lft_dump *held;	/* the switches' tables, NULL: unknown */
+	struct fors_lfts staged;	/* the first stage: route's tables with
+					   its own port[], when .port */
+	struct fors_stage_report stage;
 	double ms[FORS_SPANS];	/* the adapter fills the first three */
 };
 
@@ -55,6 +60,18 @@ typedef int (*fors_sweep_read_back)(void *ctx, const struct fors_sweep *sw,
 int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 		     int64_t now, const struct fors_route_opts *o,
 		     struct fors_sweep **out, struct fors_error *err);
+
+/*
+ * The switches hold held now (taken; NULL when unknown): when a mix of
+ * those and sw's tables could loop, sw installs a first stage and asks for
+ * the next sweep to install the rest (doc/routing.md, "Reroutes"). 0, or
+ * FORS_ENOMEM with err.
+ */
+int fors_sweep_stage(struct fors_sweep_state *st, struct fors_sweep *sw,
+		     struct fors_lft_dump *held, struct fors_error *err);
+
+/* The tables the adapter installs: the first stage, or route's own. */
+const struct fors_lfts *fors_sweep_tables(const struct fors_sweep *sw);
 
 /*
  * The tables of sw are installed: verify them as read back (when the

@@ -2,6 +2,7 @@
 /* The channel dependency graph and its cycles (credit loops). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "verify/deps.h"
 
@@ -49,15 +50,29 @@ void fors_deps_add(struct fors_deps *g, uint32_t chan, uint32_t k)
 	}
 }
 
+void fors_deps_remove(struct fors_deps *g, uint32_t chan, uint32_t k)
+{
+	uint8_t *b = &g->dep[(size_t)chan * g->width + k];
+
+	if (*b) {
+		*b = 0;
+		g->n--;
+	}
+}
+
+uint32_t fors_deps_head(const struct fors_deps *g, uint32_t chan)
+{
+	const struct fors_node *n = &g->t->nodes[g->cnode[chan]];
+
+	return n->ports[chan - g->pbase[g->cnode[chan]]].peer;
+}
+
 /* The channel after chan through port k of its head, or UINT32_MAX. */
 static uint32_t dep_next(const struct fors_deps *g, uint32_t chan, uint32_t k)
 {
-	const struct fors_node *n = &g->t->nodes[g->cnode[chan]];
-	uint32_t y = n->ports[chan - g->pbase[g->cnode[chan]]].peer;
-
 	if (!g->dep[(size_t)chan * g->width + k])
 		return UINT32_MAX;
-	return g->pbase[y] + k;
+	return g->pbase[fors_deps_head(g, chan)] + k;
 }
 
 static void print_cycle(const struct fors_deps *g, const uint32_t *stack,
@@ -77,10 +92,13 @@ static void print_cycle(const struct fors_deps *g, const uint32_t *stack,
 			 g->t->nodes[g->cnode[stack[from]]].desc);
 }
 
-/* Depth-first from channel s, the stack's arrays given; 1 on a cycle. */
+/*
+ * Depth-first from channel s, the stack's arrays given: 1 with the cycle
+ * at stack[*from .. *to), 0 when none is reachable.
+ */
 static int search(const struct fors_deps *g, uint32_t s, uint32_t *stack,
-		  uint32_t *next, uint32_t *pos, uint8_t *colour, char *buf,
-		  size_t len)
+		  uint32_t *next, uint32_t *pos, uint8_t *colour,
+		  uint32_t *from, uint32_t *to)
 {
 	uint32_t sp = 0;
 
@@ -97,7 +115,8 @@ static int search(const struct fors_deps *g, uint32_t s, uint32_t *stack,
 			colour[ch] = 2;
 			sp--;
 		} else if (colour[nx] == 1) {
-			print_cycle(g, stack, pos[nx], sp, buf, len);
+			*from = pos[nx];
+			*to = sp;
 			return 1;
 		} else if (!colour[nx]) {
 			colour[nx] = 1;
@@ -109,24 +128,40 @@ static int search(const struct fors_deps *g, uint32_t s, uint32_t *stack,
 	return 0;
 }
 
-int fors_deps_cycle(const struct fors_deps *g, const int32_t *table,
-		    char *buf, size_t len)
+int fors_deps_find(const struct fors_deps *g, const int32_t *table,
+		   uint32_t *cyc, uint32_t *n)
 {
 	uint32_t *stack = malloc(sizeof(uint32_t) * (g->nchan + 1));
 	uint32_t *next = malloc(sizeof(uint32_t) * (g->nchan + 1));
 	uint32_t *pos = malloc(sizeof(uint32_t) * (g->nchan + 1));
 	uint8_t *colour = calloc(g->nchan + 1, 1);
-	uint32_t s;
+	uint32_t s, from = 0, to = 0;
 	int found = 0;
 
 	if (!stack || !next || !pos || !colour)
 		found = FORS_ENOMEM;
 	for (s = 0; !found && s < g->nchan; s++)
 		if (!colour[s] && table[g->cnode[s]] >= 0)
-			found = search(g, s, stack, next, pos, colour, buf, len);
+			found = search(g, s, stack, next, pos, colour, &from,
+				       &to);
+	*n = found > 0 ? to - from : 0;
+	if (found > 0)
+		memcpy(cyc, stack + from, sizeof(uint32_t) * *n);
 	free(stack);
 	free(next);
 	free(pos);
 	free(colour);
+	return found;
+}
+
+int fors_deps_cycle(const struct fors_deps *g, const int32_t *table,
+		    char *buf, size_t len)
+{
+	uint32_t *cyc = malloc(sizeof(uint32_t) * (g->nchan + 1)), n = 0;
+	int found = cyc ? fors_deps_find(g, table, cyc, &n) : FORS_ENOMEM;
+
+	if (found > 0)
+		print_cycle(g, cyc, 0, n, buf, len);
+	free(cyc);
 	return found;
 }

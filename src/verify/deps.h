@@ -31,6 +31,20 @@ void fors_deps_free(struct fors_deps *g);
 /* chan feeds port k of its head (counted once). */
 void fors_deps_add(struct fors_deps *g, uint32_t chan, uint32_t k);
 
+/* chan no longer feeds port k of its head. */
+void fors_deps_remove(struct fors_deps *g, uint32_t chan, uint32_t k);
+
+/* The node at the far end of chan. */
+uint32_t fors_deps_head(const struct fors_deps *g, uint32_t chan);
+
+/*
+ * A cycle among the channels whose tail has a table (table[node] >= 0): 1
+ * with its channels in cyc[0 .. *n) (room for g->nchan), each feeding the
+ * next and the last the first; 0 when there is none, FORS_ENOMEM.
+ */
+int fors_deps_find(const struct fors_deps *g, const int32_t *table,
+		   uint32_t *cyc, uint32_t *n);
+
 /*
  * A cycle among the channels whose tail has a table (table[node] >= 0): 1
  * with it written into buf as "switch"[out port] -> ... -> "switch", 0

@@ -14,22 +14,15 @@
 #include "verify/walk.h"
 
 struct uni {
+	struct fors_union *m;
 	const struct fors_topology *t;
 	struct fors_union_report *rep;
-	struct fors_walk wo, wn;	/* the old and the new tables */
-	struct fors_deps g;
-	int32_t *table;		/* per node: 0 with a table in either, -1 */
-	uint32_t nlid;		/* LIDs 1 .. nlid - 1 */
 	uint8_t *colour;	/* per node: the circle search's marks */
 	uint32_t *stack;	/* [nnodes]: its path */
 };
 
-/*
- * The ports switch x may send lid out of, old or new, into out[]; how
- * many (0 to 2). Delivery (0) and no route are not ports.
- */
-static uint32_t ports(const struct uni *u, uint32_t x, uint32_t lid,
-		      uint32_t *out)
+uint32_t fors_union_ports(const struct fors_union *u, uint32_t x,
+			  uint32_t lid, uint32_t *out)
 {
 	uint32_t n = 0, k;
 
@@ -47,7 +40,7 @@ static uint32_t ports(const struct uni *u, uint32_t x, uint32_t lid,
 }
 
 /* Every dependency lid can make: switch to switch, and CA into its leaf. */
-static void lid_deps(struct uni *u, uint32_t lid)
+static void lid_deps(struct fors_union *u, uint32_t lid)
 {
 	const struct fors_topology *t = u->t;
 	uint32_t x, i, j, nx, ny, px[2], py[2];
@@ -57,13 +50,13 @@ static void lid_deps(struct uni *u, uint32_t lid)
 
 		if (u->table[x] < 0)
 			continue;
-		nx = ports(u, x, lid, px);
+		nx = fors_union_ports(u, x, lid, px);
 		for (i = 0; i < nx; i++) {
 			uint32_t y = n->ports[px[i]].peer;
 
 			if (t->nodes[y].type == FORS_CA)
 				continue;
-			ny = ports(u, y, lid, py);
+			ny = fors_union_ports(u, y, lid, py);
 			for (j = 0; j < ny; j++)
 				fors_deps_add(&u->g, u->g.pbase[x] + px[i], py[j]);
 		}
@@ -100,14 +93,14 @@ static void say_circle(struct uni *u, uint32_t lid, uint32_t from,
 /* Depth-first from switch x over lid's entries; 1 on a circle. */
 static int circle_from(struct uni *u, uint32_t x, uint32_t lid, uint32_t sp)
 {
-	uint32_t p[2], n = ports(u, x, lid, p), i;
+	uint32_t p[2], n = fors_union_ports(u->m, x, lid, p), i;
 
 	u->colour[x] = 1;
 	u->stack[sp] = x;
 	for (i = 0; i < n; i++) {
 		uint32_t y = u->t->nodes[x].ports[p[i]].peer;
 
-		if (u->table[y] < 0 || u->colour[y] == 2)
+		if (u->m->table[y] < 0 || u->colour[y] == 2)
 			continue;
 		if (u->colour[y] == 1) {
 			uint32_t from = 0;
@@ -132,25 +125,25 @@ static int circle(struct uni *u, uint32_t lid)
 
 	memset(u->colour, 0, u->t->nnodes);
 	for (x = 0; x < u->t->nnodes; x++)
-		if (u->table[x] >= 0 && !u->colour[x] &&
+		if (u->m->table[x] >= 0 && !u->colour[x] &&
 		    circle_from(u, x, lid, 0))
 			return 1;
 	return 0;
 }
 
-static int setup(struct uni *u, const struct fors_lft_dump *old,
-		 const struct fors_lft_dump *new)
+int fors_union_build(struct fors_union *u, const struct fors_topology *t,
+		     const struct fors_lft_dump *old,
+		     const struct fors_lft_dump *new)
 {
-	const struct fors_topology *t = u->t;
 	uint32_t i;
 
+	memset(u, 0, sizeof(*u));
+	u->t = t;
 	if (fors_walk_init(&u->wo, t, old) || fors_walk_init(&u->wn, t, new) ||
 	    fors_deps_init(&u->g, t))
 		return FORS_ENOMEM;
 	u->table = malloc(sizeof(int32_t) * (t->nnodes + 1));
-	u->colour = malloc(t->nnodes + 1);
-	u->stack = malloc(sizeof(uint32_t) * (t->nnodes + 1));
-	if (!u->table || !u->colour || !u->stack)
+	if (!u->table)
 		return FORS_ENOMEM;
 	for (i = 0; i < t->nnodes; i++)
 		u->table[i] = u->wo.table[i] >= 0 || u->wn.table[i] >= 0 ? 0 : -1;
@@ -160,7 +153,18 @@ static int setup(struct uni *u, const struct fors_lft_dump *old,
 	for (i = 0; i < new->nsw; i++)
 		u->nlid = new->sw[i].maxlid + 1 > u->nlid ? new->sw[i].maxlid + 1 :
 			  u->nlid;
+	for (i = 1; i < u->nlid; i++)
+		lid_deps(u, i);
 	return 0;
+}
+
+void fors_union_free(struct fors_union *u)
+{
+	fors_walk_free(&u->wo);
+	fors_walk_free(&u->wn);
+	fors_deps_free(&u->g);
+	free(u->table);
+	u->table = NULL;
 }
 
 int fors_check_union(const struct fors_topology *t,
@@ -168,26 +172,26 @@ int fors_check_union(const struct fors_topology *t,
 		     const struct fors_lft_dump *new,
 		     struct fors_union_report *rep, struct fors_error *err)
 {
-	struct uni u = { .t = t, .rep = rep };
+	struct fors_union m;
+	struct uni u = { .m = &m, .t = t, .rep = rep };
 	uint32_t lid;
 	int r;
 
 	memset(rep, 0, sizeof(*rep));
-	r = setup(&u, old, new);
-	for (lid = 1; !r && lid < u.nlid; lid++) {
-		lid_deps(&u, lid);
+	r = fors_union_build(&m, t, old, new);
+	u.colour = malloc(t->nnodes + 1);
+	u.stack = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	if (!u.colour || !u.stack)
+		r = FORS_ENOMEM;
+	for (lid = 1; !r && lid < m.nlid; lid++)
 		rep->fwd_lids += (uint32_t)circle(&u, lid);
-	}
 	if (!r)
-		r = fors_deps_cycle(&u.g, u.table, rep->cycle,
+		r = fors_deps_cycle(&m.g, m.table, rep->cycle,
 				    sizeof(rep->cycle));
 	if (r > 0)
 		rep->loop = 1;
-	rep->deps = u.g.n;
-	fors_walk_free(&u.wo);
-	fors_walk_free(&u.wn);
-	fors_deps_free(&u.g);
-	free(u.table);
+	rep->deps = m.g.n;
+	fors_union_free(&m);
 	free(u.colour);
 	free(u.stack);
 	if (r < 0) {

@@ -8,6 +8,8 @@
 #include "base/error.h"
 #include "fabric/topology.h"
 #include "formats/lftdump.h"
+#include "verify/deps.h"
+#include "verify/walk.h"
 
 /* What a mix of two table sets can do, fors_check_union's answer. */
 struct fors_union_report {
@@ -31,5 +33,34 @@ int fors_check_union(const struct fors_topology *t,
 		     const struct fors_lft_dump *old,
 		     const struct fors_lft_dump *new,
 		     struct fors_union_report *rep, struct fors_error *err);
+
+/* The union of two table sets as a channel dependency graph. */
+struct fors_union {
+	const struct fors_topology *t;
+	struct fors_walk wo, wn;	/* the old and the new tables */
+	struct fors_deps g;	/* every dependency a mix can make */
+	int32_t *table;		/* per node: 0 with a table in either, -1 */
+	uint32_t nlid;		/* LIDs 1 .. nlid - 1 */
+};
+
+/*
+ * u over t with every dependency of every LID, each switch forwarding by
+ * its old entry or its new one: 0, or FORS_ENOMEM (u still to be freed).
+ * u reads old and new where they lie: change an entry, and the graph is
+ * stale, but fors_union_ports follows.
+ */
+int fors_union_build(struct fors_union *u, const struct fors_topology *t,
+		     const struct fors_lft_dump *old,
+		     const struct fors_lft_dump *new);
+
+/*
+ * The ports switch x may send lid out of, old or new, into out[]; how
+ * many (0 to 2). Delivery (0) and no route are not ports.
+ */
+uint32_t fors_union_ports(const struct fors_union *u, uint32_t x,
+			  uint32_t lid, uint32_t *out);
+
+/* Free what u holds (not u). */
+void fors_union_free(struct fors_union *u);
 
 #endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reroutes through the heavy-sweep policy as the plugin drives it (issue
+ * 31): seeded event sequences of cuts, repairs, dead spines and flaps on
+ * seeded fabrics, each sweep staged against the tables the switches hold.
+ * Every pair of consecutive installed table sets is checked by the union
+ * check of fors check --previous, and the tables the routing alone would
+ * install are checked against it too, to show the staging is needed.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric_util.h"
+#include "route_util.h"
+#include "suite.h"
+#include "sweep/sweep.h"
+#include "verify/transition.h"
+
+#define HOLD 600
+#define SEQS 25		/* sequences a seed group runs */
+#define GROUPS 8	/* seed groups: 200 sequences */
+#define EVENTS 6
+
+/* What the sequences saw. */
+struct tally {
+	uint32_t sweeps, declined, staged, direct_loops, dropped, lost;
+};
+
+struct run {
+	char dir[64], sched[128];
+	struct fors_sweep_state *st;
+	struct fors_lft_dump *held;	/* what the switches hold */
+	struct tally *n;
+	char what[160];
+};
+
+static void sink(void *ctx, int error, const char *msg)
+{
+	(void)ctx;
+	(void)error;
+	(void)msg;
+}
+
+static struct fors_lft_dump *tables_of(const struct fors_sweep *sw)
+{
+	struct fors_lft_dump *d;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_lfts_dump(fors_sweep_tables(sw), sw->live, &d,
+					&err), 0);
+	return d;
+}
+
+/* The switches' tables: what was installed. */
+static int read_back(void *ctx, const struct fors_sweep *sw,
+		     struct fors_lft_dump **out, struct fors_error *err)
+{
+	(void)ctx;
+	(void)err;
+	*out = tables_of(sw);
+	return 0;
+}
+
+/* The union of the held tables and d over t has no loop. */
+static void union_ok(struct run *r, const struct fors_topology *t,
+		     const struct fors_lft_dump *d)
+{
+	struct fors_union_report u;
+	struct fors_error err;
+
+	ck_assert_msg(fors_check_union(t, r->held, d, &u, &err) == FORS_OK,
+		      "%s: union loops: %s %s", r->what, u.cycle, u.fwd);
+}
+
+/* Would the routing's own tables, installed at once, make a loop? */
+static void direct(struct run *r, const struct fors_sweep *sw)
+{
+	struct fors_union_report u;
+	struct fors_lft_dump *d;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_lfts_dump(sw->route->lfts, sw->live, &d, &err), 0);
+	if (fors_check_union(sw->live, r->held, d, &u, &err) == FORS_EVERIFY)
+		r->n->direct_loops++;
+	fors_lft_dump_free(d);
+}
+
+static struct fors_lft_dump *copy(const struct fors_lft_dump *d)
+{
+	struct fors_lft_dump *c = calloc(1, sizeof(*c));
+	uint32_t i;
+
+	ck_assert_ptr_nonnull(c);
+	c->sw = calloc(d->nsw + 1, sizeof(*c->sw));
+	ck_assert_ptr_nonnull(c->sw);
+	for (i = 0; i < d->nsw; i++, c->nsw++) {
+		c->sw[i] = d->sw[i];
+		c->sw[i].desc = strdup(d->sw[i].desc);
+		c->sw[i].port = malloc(d->sw[i].maxlid + 1);
+		ck_assert(c->sw[i].desc && c->sw[i].port);
+		memcpy(c->sw[i].port, d->sw[i].port, d->sw[i].maxlid + 1);
+	}
+	return c;
+}
+
+/*
+ * One heavy sweep of a copy of live with the switches holding r->held; 1
+ * when tables were installed, which then are what the switches hold.
+ */
+static int sweep(struct run *r, const struct fors_topology *live,
+		 uint32_t lmc, int64_t now)
+{
+	struct fors_route_opts o = { .lmc = lmc };
+	struct fors_topology *t = NULL;
+	struct fors_lft_dump *d;
+	struct fors_sweep *sw;
+	struct fors_error err;
+	int e;
+
+	ck_assert_int_eq(fors_topology_merge(&t, live, &err), 0);
+	e = fors_sweep_route(r->st, t, now, &o, &sw, &err);
+	r->n->sweeps++;
+	if (e) {
+		ck_assert_msg(strstr(err.msg, "share no live plane") ||
+			      strstr(err.msg, "no live uplink"), "%s: %s",
+			      r->what, err.msg);
+		r->n->declined++;
+		return 0;
+	}
+	if (r->held) {
+		direct(r, sw);
+		ck_assert_int_eq(fors_sweep_stage(r->st, sw, copy(r->held),
+						  &err), 0);
+	}
+	r->n->staged += sw->staged.port != NULL;
+	r->n->dropped += sw->stage.dropped;
+	r->n->lost += sw->stage.lost;
+	d = tables_of(sw);
+	e = fors_sweep_finish(r->st, sw, read_back, r, now, &err);
+	ck_assert_msg(e == 0, "%s: %s", r->what, err.msg);
+	fors_sweep_free(sw);
+	if (r->held)
+		union_ok(r, live, d);
+	fors_lft_dump_free(r->held);
+	r->held = d;
+	return 1;
+}
+
+/* A sweep, and the one a staged update asks for at once. */
+static void settle(struct run *r, const struct fors_topology *live,
+		   uint32_t lmc, int64_t now)
+{
+	if (sweep(r, live, lmc, now) && r->st->restage)
+		sweep(r, live, lmc, now + 1);
+	ck_assert_msg(!r->st->restage, "%s: still staged", r->what);
+}
+
+/* A fabric of the sequence: its shape and what is broken. */
+struct seq {
+	struct fors_netgen g;
+	uint8_t *absent, *failed, *dead;
+	uint32_t ncables, lmc;
+};
+
+static void seq_new(struct seq *q)
+{
+	uint32_t m0 = 2 + rnd() % 5, m1 = 2 + rnd() % 4, i;
+	uint32_t cables = 1 + rnd() % 2, ns = 2 + rnd() % 4;
+
+	q->ncables = m1 * ns * cables;
+	q->absent = calloc(m0 * m1, 1);
+	q->failed = calloc(q->ncables, 1);
+	q->dead = calloc(ns, 1);
+	ck_assert(q->absent && q->failed && q->dead);
+	for (i = 0; i < m0 * m1; i++)
+		q->absent[i] = i % m0 && rnd() % 6 == 0;
+	q->g = (struct fors_netgen){ m0, m1, ns, cables, q->absent, 0,
+				     q->failed, q->dead, 0, 0 };
+	q->g.dual = rnd() % 3 == 0 ? 1 + rnd() % m0 : 0;
+	q->lmc = lmc_for(ns * cables);
+}
+
+static void seq_free(struct seq *q)
+{
+	free(q->absent);
+	free(q->failed);
+	free(q->dead);
+}
+
+/* Change the fabric by one event; a flap is undone at once. */
+static int event(struct seq *q)
+{
+	uint32_t k = rnd() % 6, i;
+
+	if (k <= 1) {
+		for (i = 0; i <= rnd() % 3; i++)
+			q->failed[rnd() % q->ncables] = 1;
+	} else if (k == 2) {
+		for (i = 0; i < q->ncables; i++)
+			q->failed[i] &= rnd() % 2;
+	} else if (k == 3) {
+		q->dead[rnd() % q->g.nspines] = 1;
+	} else if (k == 4) {
+		memset(q->dead, 0, q->g.nspines);
+	} else {
+		q->failed[rnd() % q->ncables] ^= 1;
+	}
+	return k == 5;
+}
+
+/* One event sequence through the sweeps. */
+static void run_sequence(struct tally *n, int id)
+{
+	struct run r = { .n = n };
+	struct fors_sweep_config c = { .holddown_s = HOLD, .verify = 1 };
+	struct seq q;
+	int64_t now = 1000000;
+	struct fors_topology *live;
+	int i, flap;
+
+	seq_new(&q);
+	snprintf(r.dir, sizeof(r.dir), "/tmp/check_transition-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(r.dir));
+	snprintf(r.sched, sizeof(r.sched), "%s/schedule", r.dir);
+	c.schedule_path = r.sched;
+	ck_assert_int_eq(fors_sweep_state_open(&c, sink, NULL, &r.st), 0);
+	for (i = 0; i <= EVENTS; i++) {
+		flap = i ? event(&q) : 0;
+		snprintf(r.what, sizeof(r.what), "sequence %d event %d: FT(2;%u,%u) %u spines x %u, dual %u",
+			 id, i, q.g.m0, q.g.m1, q.g.nspines, q.g.cables,
+			 q.g.dual);
+		live = gen_topology(&q.g);
+		settle(&r, live, q.lmc, now);
+		fors_topology_free(live);
+		now += flap ? 10 : HOLD + 100;
+	}
+	fors_lft_dump_free(r.held);
+	fors_sweep_state_free(r.st);
+	unlink(r.sched);
+	rmdir(r.dir);
+	seq_free(&q);
+}
+
+/*
+ * 200 seeded sequences in eight groups: no pair of consecutive installed
+ * table sets has a loop in its union, while the routing's tables
+ * installed at once would have had one (doc/routing.md, "Reroutes").
+ */
+START_TEST(event_sequences)
+{
+	struct tally n = { 0 };
+	int i;
+
+	test_rng = 0x31000000u + (uint64_t)_i;
+	for (i = 0; i < SEQS; i++)
+		run_sequence(&n, _i * SEQS + i);
+	fprintf(stderr, "event_sequences %d: %u sweeps, %u declined, %u staged (%u entries dropped, %u of them routed before), %u would loop at once\n",
+		_i, n.sweeps, n.declined, n.staged, n.dropped, n.lost,
+		n.direct_loops);
+	ck_assert_uint_gt(n.direct_loops, 0);
+	ck_assert_uint_ge(n.staged, n.direct_loops);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("transition");
+	TCase *tc = tcase_create("sequences");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, event_sequences, 0, GROUPS);
+	suite_add_tcase(su, tc);
+	return run_suite(su);
+}
