@@ -36,7 +36,10 @@ lab_init() {
 	[ -x "$FORS" ] || lab_die "$FORS not built: run ./bootstrap"
 	[ -f "$FORS_PLUGIN_DIR/libfors.so" ] || lab_die "$FORS_PLUGIN_DIR/libfors.so not built"
 	# Every state is routed as it is: the hold-down has a test of its own.
-	echo "link_holddown_s 0" >"$lab_dir/fors.conf"
+	# A staged update's first stage stays LAB_STAGE_WAIT_MS (fors's default
+	# unless set), long enough for lab/test.sh to read it.
+	printf 'link_holddown_s 0\nstage_wait_ms %s\n' "${LAB_STAGE_WAIT_MS:-100}" \
+		>"$lab_dir/fors.conf"
 	export IBSIM_SOCKNAME="fors-lab-$$"
 	trap lab_stop EXIT
 	trap 'exit 130' INT TERM
@@ -160,12 +163,20 @@ lab_reroute() {
 		lab_die "no SUBNET UP after: $*"
 }
 
-# Until a few sweeps pass without another routing.
+# Until a few sweeps pass without another routing, and no staged update
+# waits for its rest.
 lab_settle() {
 	n=$(lab_routings)
-	while sleep 3; m=$(lab_routings); [ "$m" != "$n" ]; do
+	while sleep 3; m=$(lab_routings); [ "$m" != "$n" ] || lab_stage_in; do
 		n=$m
 	done
+}
+
+# Whether the first stage of a staged update is in the switches now, its
+# rest not begun (fors.conf's stage_wait_ms).
+lab_stage_in() {
+	grep -E 'fors: (staged update|the rest of a staged update)' "$lab_dir/osm.log" |
+		tail -n 1 | grep -q 'fors: staged update'
 }
 
 # The last routing's summary line, without the log prefix.

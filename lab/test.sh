@@ -11,6 +11,8 @@
 # LAB_ONLY=FUNCTION runs one test (ilp_cache, flapping, ...).
 set -u
 . "$(dirname "$0")/lab.sh"
+# Long enough to read a staged update's first stage from the switches.
+export LAB_STAGE_WAIT_MS=${LAB_STAGE_WAIT_MS:-2000}
 
 fails=0
 ok() { echo "PASS: $*"; }
@@ -20,16 +22,65 @@ ko() { echo "FAIL: $*"; fails=$((fails + 1)); }
 leaf_port() { echo $(($1 + 1 + $2)); }
 
 state() {
-	local st=$1
+	local st=$1 s0
 	shift
+	s0=$(grep -c 'fors: staged update' "$lab_dir/osm.log")
 	if [ $# -gt 0 ]; then
 		lab_reroute "$@"
 	fi
+	staged=0
+	if [ "$(grep -c 'fors: staged update' "$lab_dir/osm.log")" -gt "$s0" ] &&
+	   lab_stage_in; then
+		stage_tables "$st-stage"
+		lab_stage_in && staged=1
+	fi
 	lab_settle
+	stages=$(($(grep -c 'fors: staged update' "$lab_dir/osm.log") - s0))
 	if out=$(lab_verify "$st"); then
 		ok "$name $st: $(lab_summary) | $out"
 	else
 		ko "$name $st: $(lab_summary) | $out"
+	fi
+	[ "${last_dir:-}" != "$lab_dir" ] || transition "$last_state" "$st"
+	last_state=$st last_dir=$lab_dir
+}
+
+# stage_tables NAME: the fabric and OpenSM's dump while a first stage is
+# in. ibroute cannot be used: a first stage leaves some LIDs without a
+# route, and the switch LIDs ibroute needs may be among them.
+stage_tables() {
+	mkdir -p "$lab_dir/$1"
+	cp "$lab_dir/opensm-lfts.dump" "$lab_dir/$1/ibroute.txt"
+	lab_run ibnetdiscover >"$lab_dir/$1/topology.txt" 2>"$lab_dir/$1/ibnetdiscover.err" ||
+		lab_die "ibnetdiscover failed: see $lab_dir/$1/ibnetdiscover.err"
+}
+
+# union OLD NEW: fors check --previous on what ibroute read from the
+# switches in two states; 0 when a mix of them cannot loop.
+union() {
+	"$FORS" check --topology "$lab_dir/$2/topology.txt" \
+		--lfts "$lab_dir/$2/ibroute.txt" \
+		--lmc "$(lab_summary | sed -n 's/^routed .* lmc \([0-9]*\):.*/\1/p')" \
+		--previous "$lab_dir/$1/ibroute.txt" >"$lab_dir/$2/union-$1.txt" 2>&1
+	grep -q '^union with .*, no credit loop, 0 LIDs in a forwarding loop$' \
+		"$lab_dir/$2/union-$1.txt"
+}
+
+# transition OLD NEW: every step the switches took between two settled
+# states has a union without a loop (doc/routing.md, "Reroutes").
+transition() {
+	if [ "$stages" -gt "$staged" ]; then
+		ko "$name $1 -> $2: $stages staged updates, $staged of them read from the switches"
+	elif [ "$staged" = 1 ]; then
+		if union "$1" "$2-stage" && union "$2-stage" "$2"; then
+			ok "$name $1 -> $2: staged; neither step's union loops$(union "$1" "$2" || echo ', the direct one would')"
+		else
+			ko "$name $1 -> $2: a staged step's union loops: see $lab_dir/$2*/union-*.txt"
+		fi
+	elif ! union "$1" "$2"; then
+		ko "$name $1 -> $2: the union loops: see $lab_dir/$2/union-$1.txt"
+	else
+		ok "$name $1 -> $2: one step, its union does not loop"
 	fi
 }
 
@@ -187,7 +238,8 @@ flapping() {
 	local hold=40 cab="\"L00\"[$(leaf_port 4 0)]" g0 i
 	lab_init "${LAB_DIR:-lab-out}/flapping"
 	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
-	printf 'link_holddown_s %s\nstate_file %s\n' $hold "$lab_dir/fors-state" >"$lab_dir/fors.conf"
+	printf 'link_holddown_s %s\nstate_file %s\nstage_wait_ms %s\n' $hold \
+		"$lab_dir/fors-state" "$LAB_STAGE_WAIT_MS" >"$lab_dir/fors.conf"
 	lab_ibsim "$lab_dir/net"
 	lab_opensm "$(lab_first_host)" fors 2
 	lab_settle
@@ -259,7 +311,8 @@ foreign_state() {
 	lab_init "${LAB_DIR:-lab-out}/foreign"
 	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
 	"$FORS" netgen --hosts-per-leaf 2 --leaves 2 --spines 2 >"$lab_dir/fors-state"
-	printf 'link_holddown_s 0\nstate_file %s\n' "$lab_dir/fors-state" >"$lab_dir/fors.conf"
+	printf 'link_holddown_s 0\nstate_file %s\nstage_wait_ms %s\n' \
+		"$lab_dir/fors-state" "$LAB_STAGE_WAIT_MS" >"$lab_dir/fors.conf"
 	lab_ibsim "$lab_dir/net"
 	lab_opensm "$(lab_first_host)" fors 2
 	lab_wait_for "$lab_dir/osm.log" 'fors: routed' 1 || true
@@ -310,8 +363,8 @@ ilp_cache() {
 		ko "ilp: precompute failed: see $lab_dir/precompute.txt"
 		return
 	fi
-	printf 'link_holddown_s 0\nstate_file %s\nilp_cache %s\nilp_lookup %s ilp lookup\n' \
-		"$lab_dir/fors-state" "$c" "$FORS" >"$lab_dir/fors.conf"
+	printf 'link_holddown_s 0\nstate_file %s\nilp_cache %s\nilp_lookup %s ilp lookup\nstage_wait_ms %s\n' \
+		"$lab_dir/fors-state" "$c" "$FORS" "$LAB_STAGE_WAIT_MS" >"$lab_dir/fors.conf"
 	lab_ibsim "$lab_dir/net"
 	lab_opensm "$(lab_first_host)" fors 2
 	cut1="Unlink \"L01\"[$(leaf_port 4 1)]" cut2="Unlink \"L02\"[$(leaf_port 4 2)]"

@@ -46,7 +46,8 @@ START_TEST(every_key)
 			       "reference_topology\t/etc/opensm/healthy.topo\n"
 			       "state_file /var/lib/fors/seen\nverify FALSE\n"
 			       "link_holddown_s 30\nspine_hosts refuse\n"
-			       "participants /etc/opensm/cn-guids\n",
+			       "participants /etc/opensm/cn-guids\n"
+			       "stage_wait_ms 5000\n",
 			       &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
 	ck_assert_str_eq(c.schedule_file, "/run/fors/sched.dump");
@@ -56,6 +57,7 @@ START_TEST(every_key)
 	ck_assert_uint_eq(c.link_holddown_s, 30);
 	ck_assert_int_eq(c.refuse_spine_hosts, 1);
 	ck_assert_str_eq(c.participants, "/etc/opensm/cn-guids");
+	ck_assert_uint_eq(c.stage_wait_ms, 5000);
 	fors_config_free(&c);
 	ck_assert_int_eq(parse("participants all\n", &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
@@ -75,6 +77,7 @@ START_TEST(defaults)
 	ck_assert_ptr_null(c.state_file);
 	ck_assert_int_eq(c.verify, 1);
 	ck_assert_uint_eq(c.link_holddown_s, 600);
+	ck_assert_uint_eq(c.stage_wait_ms, 100);
 	ck_assert_int_eq(c.refuse_spine_hosts, 0);
 	ck_assert_ptr_null(c.participants);
 	fors_config_free(&c);
@@ -98,6 +101,8 @@ static const struct {
 	  "fors.conf:1: link_holddown_s: expected seconds 0..86400, got '10s'; using the default", 1 },
 	{ "link_holddown_s 86401\n",
 	  "fors.conf:1: link_holddown_s: expected seconds 0..86400, got '86401'; using the default", 1 },
+	{ "stage_wait_ms 60001\n",
+	  "fors.conf:1: stage_wait_ms: expected milliseconds 0..60000, got '60001'; using the default", 1 },
 	{ "spine_hosts maybe\n",
 	  "fors.conf:1: spine_hosts: expected route or refuse, got 'maybe'; using the default", 1 },
 	{ "reference_topology # none\n",

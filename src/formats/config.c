@@ -39,6 +39,7 @@ void fors_config_defaults(struct fors_config *c)
 	c->verify = 1;
 	c->link_holddown_s = FORS_HOLDDOWN;
 	c->ilp_timeout_ms = FORS_ILP_TIMEOUT;
+	c->stage_wait_ms = FORS_STAGE_WAIT;
 }
 
 void fors_config_free(struct fors_config *c)
@@ -150,6 +151,9 @@ static int pair(struct config_parser *p, const char *key, const char *v)
 	if (!strcmp(key, "ilp_timeout_ms"))
 		return number_key(p, key, v, 1, FORS_ILP_TIMEOUT_MAX,
 				  "milliseconds", &c->ilp_timeout_ms);
+	if (!strcmp(key, "stage_wait_ms"))
+		return number_key(p, key, v, 0, FORS_STAGE_WAIT_MAX,
+				  "milliseconds", &c->stage_wait_ms);
 	say(p, 0, "unknown key '%s' ignored", key);
 	return 0;
 }

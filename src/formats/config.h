@@ -16,6 +16,8 @@ struct fors_config {
 	char *ilp_cache;	/* default: none, no ILP cache */
 	char *ilp_lookup;	/* default: FORS_ILP_LOOKUP */
 	unsigned ilp_timeout_ms;	/* FORS_ILP_TIMEOUT */
+	unsigned stage_wait_ms;	/* a staged update's first stage stays this
+				   long before the rest (FORS_STAGE_WAIT) */
 	int refuse_spine_hosts;	/* spine_hosts refuse; default route */
 	char *participants;	/* a GUID file, or "all"; default: OpenSM's
 				   cn_guid_file, else every host port */
@@ -24,6 +26,13 @@ struct fors_config {
 /* A sweep waits at most this long for the cache (doc/ilp.md). */
 #define FORS_ILP_TIMEOUT 2000
 #define FORS_ILP_TIMEOUT_MAX 60000
+
+/*
+ * Long enough for the next heavy sweep to start after OpenSM's own; the
+ * switches already acknowledged the first stage (doc/routing.md).
+ */
+#define FORS_STAGE_WAIT 100
+#define FORS_STAGE_WAIT_MAX 60000
 
 /*
  * The LHCb failure study: 90% of the failures of a flapping link follow

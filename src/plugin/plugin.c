@@ -31,7 +31,7 @@ static void arm(struct fors_plugin *p)
 	int64_t now = fors_clock_wall(), wake = p->st->wake;
 
 	if (p->st->restage && p->timer_ready) {
-		cl_timer_start(&p->timer, 100);
+		cl_timer_start(&p->timer, p->cfg.stage_wait_ms);
 		return;
 	}
 	if (!wake || !p->timer_ready)
@@ -122,6 +122,8 @@ static int build_fwd_tables(void *ctx)
 	t = fors_clock_ms();
 	sw->ms[FORS_SPAN_HOPS] = t - p->t;
 	e = stage(p, sw, &err);
+	sw->ms[FORS_SPAN_STAGE] = fors_clock_ms() - t;
+	t = fors_clock_ms();
 	if (!e)
 		e = fors_subnet_install(&p->osm->subn, sw->live,
 					fors_sweep_tables(sw), &err);

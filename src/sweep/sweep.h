@@ -25,6 +25,7 @@
 enum fors_sweep_span {
 	FORS_SPAN_ROUTE,	/* the subnet converted, fors_sweep_route */
 	FORS_SPAN_HOPS,		/* the subnet manager's own work between */
+	FORS_SPAN_STAGE,	/* the held tables read, fors_sweep_stage */
 	FORS_SPAN_INSTALL,	/* the adapter filling the switches' tables */
 	FORS_SPAN_VERIFY,	/* these two: fors_sweep_finish */
 	FORS_SPAN_FILES,
@@ -39,7 +40,7 @@ struct fors_sweep {
 	struct fors_lfts staged;	/* the first stage: route's tables with
 					   its own port[], when .port */
 	struct fors_stage_report stage;
-	double ms[FORS_SPANS];	/* the adapter fills the first three */
+	double ms[FORS_SPANS];	/* the adapter fills the first four */
 };
 
 /*
