@@ -287,12 +287,7 @@ write_report() {
 	echo "unreachable (switch, LID) pairs / all pairs; channel dependencies; the engine"
 	echo "OpenSM used."
 	echo
-	printf '| scenario | cut |'
-	for eng in $engines; do printf ' %s |' "$eng"; done
-	echo
-	printf '|---|---|'
-	for eng in $engines; do printf -- '---|'; done
-	echo
+	table_head '| scenario | cut |' '|---|---|'
 	for name in $selected; do
 		grep -q "^$name	" "$results" || continue
 		printf '| %s | %s |' "$(awk -F'\t' -v s="$name" '$1 == s { print $2; exit }' "$results")" \
@@ -387,6 +382,8 @@ write_report() {
 	echo "- fors has no state file here (the lab's fors.conf), so each OpenSM's fors"
 	echo "  meets its state cold, with no remembered healthy fabric: the f and m in"
 	echo "  its log line above are what it worked out from the cabling it found."
+	echo "- Loops in the mix of old and new tables during a reroute, per engine:"
+	echo "  [transitions.md](transitions.md) (\`make bench-transitions\`)."
 	echo "- OpenSM ignores the switches' existing LFTs on its first routing, and each"
 	echo "  engine here gets a fresh OpenSM, so no engine's tables carry routes left"
 	echo "  by the previous one. Logs, dumps, topologies and check reports per"
@@ -394,8 +391,7 @@ write_report() {
 }
 
 if [ -n "${LOOPS_REPORT_ONLY:-}" ]; then
-	[ -f "$out/run.env" ] || lab_die "$out: no finished run to report on"
-	. "$out/run.env"
+	finished_run "$out"
 else
 	run_all
 fi

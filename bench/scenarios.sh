@@ -70,6 +70,25 @@ snapshot_binaries() {
 	FORS_PLUGIN_DIR=$1/bin
 }
 
+# table_head FIRST RULE: a Markdown table's head, FIRST's columns then one
+# per engine of $engines; RULE the first columns' rule.
+table_head() {
+	local eng
+	printf '%s' "$1"
+	for eng in $engines; do printf ' %s |' "$eng"; done
+	echo
+	printf '%s' "$2"
+	for eng in $engines; do printf -- '---|'; done
+	echo
+}
+
+# The run_date and commit of OUT's finished run, for a report rewritten
+# without running again.
+finished_run() {
+	[ -f "$1/run.env" ] || lab_die "$1: no finished run to report on"
+	. "$1/run.env"
+}
+
 # run_date and commit of a run about to start.
 run_stamp() {
 	run_date=$(date -u '+%Y-%m-%d %H:%M UTC')

@@ -120,6 +120,9 @@ sweep_interval 1
 EOF
 	[ -z "${LAB_PLUGIN_OPTIONS:-}" ] ||
 		echo "event_plugin_options $LAB_PLUGIN_OPTIONS" >>"$lab_dir/opensm.conf"
+	# Further opensm.conf lines (root_guid_file for updn, say).
+	[ -z "${LAB_OPENSM_EXTRA:-}" ] ||
+		printf '%s\n' "$LAB_OPENSM_EXTRA" >>"$lab_dir/opensm.conf"
 	shift 3
 	: >"$lab_dir/osm.log"
 	# Its own cache (guid2lid): OpenSMs of other labs must not lend it LIDs.

@@ -24,6 +24,13 @@
 #   that sweep. Every routing is also checked by the plugin itself before
 #   it installs the tables (verify TRUE), which would log "tables not
 #   installed".
+# - every table set fors installs, first stages of staged updates included
+#   (stage_wait_ms 1500), is copied from OpenSM's dump when its sweep ends;
+#   at each check, the union of every consecutive pair since the last check
+#   must have no credit loop and no forwarding circle (fors check
+#   --previous, on the fabric at the check; issue 31). A pair is not
+#   checked when minhop routed between them, or when two sweeps ended
+#   before the soak could copy the first (counted).
 # OpenSM must stay alive (checked after every event); its VmRSS is read
 # after every sweep. RSS rule: the baseline is OpenSM's VmRSS after event 20
 # (after the last event if there are fewer); the run fails if the VmRSS
@@ -367,7 +374,8 @@ t_start=$SECONDS
 lab_init "${SOAK_DIR:-soak-out}"
 S=$lab_dir
 rm -rf "$S"/ev-* "$S"/soak.tsv "$S"/failures.txt "$S"/commands.log "$S"/routing.log \
-	"$S"/bin "$S"/summary.txt
+	"$S"/bin "$S"/summary.txt "$S"/tables
+mkdir -p "$S/tables"
 # The fors binary and the plugin as they are now: a rebuild in the tree
 # during the run must not change what is tested.
 mkdir -p "$S/bin"
@@ -379,7 +387,9 @@ netgen_opts=(--hosts-per-leaf "$m0" --leaves "$m1" --spines "$ns")
 [ "$dual" -eq 0 ] || netgen_opts+=(--dual "$dual")
 "$FORS" netgen "${netgen_opts[@]}" >"$S/net" || lab_die "netgen failed"
 # After lab_init: a short hold-down, so held cables occur, and a state file.
-printf 'link_holddown_s %s\nstate_file %s\n' "$hold" "$S/fors-state" >"$S/fors.conf"
+# A first stage stays 1.5 s, so that the soak can copy it (issue 31).
+printf 'link_holddown_s %s\nstate_file %s\nstage_wait_ms 1500\n' "$hold" \
+	"$S/fors-state" >"$S/fors.conf"
 fabric="FT(2;$m0,$m1) $ns spines x $nc cable(s), dual $dual, LMC $lmc"
 echo "soak: seed $seed, $events events, $fabric, hold-down $hold s, in $S"
 
@@ -403,7 +413,12 @@ cnt_attempt=0 cnt_routed=0 cnt_decline=0 cnt_notinst=0 cnt_up=0 cnt_minhop=0
 last=none last_line="" in_sweep=0 since_outcome_minhop=0 sweep_ok=1
 declare -A decl_all=() rel_all=()
 cnt_release=0
-pat="building routing with 'fors'|fors: routed|fors: cannot route this fabric|fors: tables not installed|fors: verification|-> SUBNET UP|ERRORS DURING INITIALIZATION|minhop tables configured|held cables put back into use early"
+# The table sets fors installed, for the union checks (issue 31): tab_n
+# copied, tab_prev the last one's file ("" when the chain broke), the pairs
+# still to check in tables/pairs, tab_fors/tab_stage what this sweep did.
+tab_n=0 tab_prev="" tab_fors=0 tab_stage=0 tab_staged=0 tab_missed=0
+tab_checked=0 tab_skipped=0 tab_ups=0 tab_last=""
+pat="building routing with 'fors'|fors: routed|fors: staged update|fors: cannot route this fabric|fors: tables not installed|fors: verification|-> SUBNET UP|ERRORS DURING INITIALIZATION|minhop tables configured|held cables put back into use early"
 poll_log() {
 	local size chunk="$S/.chunk" part line r
 	size=$(stat -c %s "$lab_dir/osm.log" 2>/dev/null) || return 0
@@ -422,7 +437,10 @@ poll_log() {
 		*"building routing with 'fors'"*)
 			cnt_attempt=$((cnt_attempt + 1)) in_sweep=1 ;;
 		*"fors: routed "*)
+			tab_fors=1
 			cnt_routed=$((cnt_routed + 1)) last=routed last_line=$line ;;
+		*"fors: staged update"*)
+			tab_stage=1 ;;
 		*"fors: cannot route this fabric: "*)
 			cnt_decline=$((cnt_decline + 1)) last=declined last_line=$line
 			since_outcome_minhop=0
@@ -441,9 +459,12 @@ poll_log() {
 		*"fors: verification: "*)
 			echo "  $line" >>"$S/failures.txt" ;;
 		*"minhop tables configured"*)
+			tab_fors=0 tab_prev="" tab_ups=0
 			cnt_minhop=$((cnt_minhop + 1)) since_outcome_minhop=1 ;;
 		*"-> SUBNET UP"* | *"ERRORS DURING INITIALIZATION"*)
 			sweep_ok=0
+			[ $tab_fors = 0 ] || { tab_ups=$((tab_ups + 1)); tab_last=$tab_stage; }
+			tab_fors=0 tab_stage=0
 			if [[ $line == *"-> SUBNET UP"* ]]; then
 				sweep_ok=1 cnt_up=$((cnt_up + 1))
 				r=$(rss)
@@ -452,6 +473,39 @@ poll_log() {
 			in_sweep=0 ;;
 		esac
 	done < <(grep -a -E "$pat" "$chunk")
+	tables_copy
+}
+
+# The table set of the sweep that just ended, copied, and its pair with the
+# one before queued; two in one read of the log: the first is lost.
+tables_copy() {
+	local f
+	[ $tab_ups -gt 0 ] || return 0
+	if [ $tab_ups -gt 1 ]; then
+		tab_missed=$((tab_missed + tab_ups - 1)) tab_prev=""
+	fi
+	tab_ups=0 tab_n=$((tab_n + 1)) tab_staged=$((tab_staged + tab_last))
+	f=$S/tables/$tab_n.dump
+	cp "$lab_dir/opensm-lfts.dump" "$f" 2>/dev/null || { tab_prev=""; return 0; }
+	[ -z "$tab_prev" ] || echo "$tab_prev $f" >>"$S/tables/pairs"
+	tab_prev=$f
+}
+
+# unions TOPO: the queued pairs' unions on the fabric TOPO; 1 when one loops
+# (vmsg says which).
+unions() {
+	local a b r=0
+	[ -s "$S/tables/pairs" ] || return 0
+	while read -r a b; do
+		tab_checked=$((tab_checked + 1))
+		"$FORS" check --topology "$1" --lfts "$b" --lmc "$lmc" --previous "$a" \
+			>"$b.union" 2>&1 || true
+		grep -q '^union with .*, no credit loop, 0 LIDs in a forwarding loop$' "$b.union" ||
+			{ vmsg="a mix of $(basename "$a") and $(basename "$b") can loop: $(grep -m 1 'loop in the union' "$b.union")"; r=1; }
+	done <"$S/tables/pairs"
+	: >"$S/tables/pairs"
+	[ "${SOAK_KEEP:-0}" = 1 ] || [ $r = 1 ] || find "$S/tables" -name '*.dump*' ! -path "$tab_prev" -delete
+	return $r
 }
 
 # A decline's reason without names: the class counted in the summary.
@@ -638,6 +692,7 @@ verify_routed() {
 			--schedule "$d/opensm-fors-schedule.dump" >"$d/check-ibroute.txt" 2>&1 ||
 			{ vmsg="fors check of ibroute: $(tail -n 1 "$d/check-ibroute.txt")"; return 1; }
 	fi
+	unions "$d/topology.txt" || return 1
 	# The cables fors counts down and held, against the fabric.
 	rt=$(line_ms "$last_line")
 	: >"$d/held.txt"
@@ -799,6 +854,7 @@ summary() {
 	echo
 	echo "sweeps (fors routings attempted): $cnt_attempt: routed $cnt_routed, declined $cnt_decline, tables not installed $cnt_notinst; minhop routed $cnt_minhop"
 	echo "checks: $checks after settling: $verified routings verified (fors check of OpenSM's dump; $ibroute_checks also through ibroute), $settled_declines declines verified, $stale stale declines"
+	echo "transitions: $tab_n table sets installed by fors ($tab_staged first stages), $tab_checked unions of consecutive sets checked, $tab_missed sets lost to a quick sweep"
 	echo "failures: $fails: verification ${failed[verification]}, decline ${failed[decline]}, stale decline ${failed[stale]}, other ${failed[other]}"
 	if [ $cnt_release -gt 0 ]; then
 		echo "held cables put back into use early (not routable without them): $cnt_release, by reason:"

@@ -39,36 +39,56 @@ uint32_t fors_union_ports(const struct fors_union *u, uint32_t x,
 	return n;
 }
 
-/* Every dependency lid can make: switch to switch, and CA into its leaf. */
+/*
+ * Every switch-to-switch dependency lid can make; the ports it leaves each
+ * switch by are marked in u->used for ca_deps.
+ */
 static void lid_deps(struct fors_union *u, uint32_t lid)
 {
 	const struct fors_topology *t = u->t;
-	uint32_t x, i, j, nx, ny, px[2], py[2];
+	uint32_t s, i, j, nx, ny, px[2], py[2];
 
-	for (x = 0; x < t->nnodes; x++) {
+	for (s = 0; s < u->nsw; s++) {
+		uint32_t x = u->sw[s];
 		const struct fors_node *n = &t->nodes[x];
 
-		if (u->table[x] < 0)
-			continue;
 		nx = fors_union_ports(u, x, lid, px);
 		for (i = 0; i < nx; i++) {
 			uint32_t y = n->ports[px[i]].peer;
 
+			u->used[(size_t)x * u->g.width + px[i]] = 1;
 			if (t->nodes[y].type == FORS_CA)
 				continue;
 			ny = fors_union_ports(u, y, lid, py);
 			for (j = 0; j < ny; j++)
 				fors_deps_add(&u->g, u->g.pbase[x] + px[i], py[j]);
 		}
+	}
+}
+
+/*
+ * A CA sends every LID into its leaf: its channel feeds every port the
+ * leaf sends some LID out of, but the CA's own.
+ */
+static void ca_deps(struct fors_union *u)
+{
+	const struct fors_topology *t = u->t;
+	uint32_t s, i, k;
+
+	for (s = 0; s < u->nsw; s++) {
+		uint32_t x = u->sw[s];
+		const struct fors_node *n = &t->nodes[x];
+		const uint8_t *used = &u->used[(size_t)x * u->g.width];
+
 		for (i = 1; i <= n->nports; i++) {
 			uint32_t ca = n->ports[i].peer;
 
 			if (ca == FORS_NO_PEER || t->nodes[ca].type != FORS_CA)
 				continue;
-			for (j = 0; j < nx; j++)
-				if (px[j] != i)
+			for (k = 1; k <= n->nports; k++)
+				if (used[k] && k != i)
 					fors_deps_add(&u->g, u->g.pbase[ca] +
-						      n->ports[i].peer_port, px[j]);
+						      n->ports[i].peer_port, k);
 		}
 	}
 }
@@ -121,12 +141,13 @@ static int circle_from(struct uni *u, uint32_t x, uint32_t lid, uint32_t sp)
 /* Whether a mix of entries can send lid round a circle of switches. */
 static int circle(struct uni *u, uint32_t lid)
 {
-	uint32_t x;
+	uint32_t s;
 
-	memset(u->colour, 0, u->t->nnodes);
-	for (x = 0; x < u->t->nnodes; x++)
-		if (u->m->table[x] >= 0 && !u->colour[x] &&
-		    circle_from(u, x, lid, 0))
+	for (s = 0; s < u->m->nsw; s++)
+		u->colour[u->m->sw[s]] = 0;
+	for (s = 0; s < u->m->nsw; s++)
+		if (!u->colour[u->m->sw[s]] &&
+		    circle_from(u, u->m->sw[s], lid, 0))
 			return 1;
 	return 0;
 }
@@ -143,10 +164,15 @@ int fors_union_build(struct fors_union *u, const struct fors_topology *t,
 	    fors_deps_init(&u->g, t))
 		return FORS_ENOMEM;
 	u->table = malloc(sizeof(int32_t) * (t->nnodes + 1));
-	if (!u->table)
+	u->sw = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	u->used = calloc((size_t)t->nnodes * u->g.width + 1, 1);
+	if (!u->table || !u->sw || !u->used)
 		return FORS_ENOMEM;
-	for (i = 0; i < t->nnodes; i++)
+	for (i = 0; i < t->nnodes; i++) {
 		u->table[i] = u->wo.table[i] >= 0 || u->wn.table[i] >= 0 ? 0 : -1;
+		if (!u->table[i])
+			u->sw[u->nsw++] = i;
+	}
 	for (i = 0; i < old->nsw; i++)
 		u->nlid = old->sw[i].maxlid + 1 > u->nlid ? old->sw[i].maxlid + 1 :
 			  u->nlid;
@@ -155,6 +181,7 @@ int fors_union_build(struct fors_union *u, const struct fors_topology *t,
 			  u->nlid;
 	for (i = 1; i < u->nlid; i++)
 		lid_deps(u, i);
+	ca_deps(u);
 	return 0;
 }
 
@@ -164,7 +191,11 @@ void fors_union_free(struct fors_union *u)
 	fors_walk_free(&u->wn);
 	fors_deps_free(&u->g);
 	free(u->table);
+	free(u->sw);
+	free(u->used);
 	u->table = NULL;
+	u->sw = NULL;
+	u->used = NULL;
 }
 
 int fors_check_union(const struct fors_topology *t,
@@ -183,13 +214,14 @@ int fors_check_union(const struct fors_topology *t,
 	u.stack = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	if (!u.colour || !u.stack)
 		r = FORS_ENOMEM;
-	for (lid = 1; !r && lid < m.nlid; lid++)
-		rep->fwd_lids += (uint32_t)circle(&u, lid);
 	if (!r)
 		r = fors_deps_cycle(&m.g, m.table, rep->cycle,
 				    sizeof(rep->cycle));
 	if (r > 0)
 		rep->loop = 1;
+	/* a circle is a cycle of the graph too: only a loop needs the LIDs */
+	for (lid = 1; r > 0 && lid < m.nlid; lid++)
+		rep->fwd_lids += (uint32_t)circle(&u, lid);
 	rep->deps = m.g.n;
 	fors_union_free(&m);
 	free(u.colour);

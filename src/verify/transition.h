@@ -40,6 +40,8 @@ struct fors_union {
 	struct fors_walk wo, wn;	/* the old and the new tables */
 	struct fors_deps g;	/* every dependency a mix can make */
 	int32_t *table;		/* per node: 0 with a table in either, -1 */
+	uint32_t *sw, nsw;	/* the nodes with a table */
+	uint8_t *used;		/* [node * g.width + port]: some LID leaves by it */
 	uint32_t nlid;		/* LIDs 1 .. nlid - 1 */
 };
 
