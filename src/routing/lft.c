@@ -373,6 +373,16 @@ static void set(struct fors_lfts *lf, uint32_t sw, uint32_t lid, uint32_t port)
 	lf->port[(size_t)sw * (lf->maxlid + 1) + lid] = (uint8_t)port;
 }
 
+/* sw's entry for lid is a data path's (fors_lft_data). */
+static void set_data(struct fors_lfts *lf, uint32_t sw, uint32_t lid,
+		     uint32_t port)
+{
+	size_t i = (size_t)sw * (lf->maxlid + 1) + lid;
+
+	set(lf, sw, lid, port);
+	lf->data[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
 /*
  * The plane of offset j of h that some leaf's map puts on spine s, or the
  * nominal plane: with parallel cables, the cable the spine takes down.
@@ -407,14 +417,14 @@ static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 		if (sw < 0)
 			continue;
 		if (l == lh) {
-			set(lf, (uint32_t)sw, lid, fb->hosts[h].leaf_port);
+			set_data(lf, (uint32_t)sw, lid, fb->hosts[h].leaf_port);
 			b->pinned[sw] = 1;
 			continue;
 		}
 		p = route_plane(b, h, l, j);
 		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : NO_PLANE);
 		if (p < fb->q) {
-			set(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q +
+			set_data(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q +
 					(uint32_t)fors_plane_cable(fb, l, p)]);
 			b->pinned[sw] = 1;
 		}
@@ -426,7 +436,7 @@ static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 			continue;
 		k = down_port(fb, s, lh, down_plane(b, h, j, s, nominal));
 		if (k != FORS_NO_PORT) {
-			set(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
+			set_data(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
 			b->pinned[b->swi[fb->spine[s]]] = 1;
 		}
 	}
@@ -530,11 +540,12 @@ static int fill(struct lft_build *b)
 	int r;
 
 	lf->port = malloc((size_t)lf->nsw * (lf->maxlid + 1));
+	lf->data = calloc((size_t)lf->nsw * (lf->maxlid + 1) / 8 + 1, 1);
 	b->rplane = malloc(((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
 			   sizeof(uint16_t));
 	b->load = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
 	b->pinned = malloc(lf->nsw + 1);
-	if (!lf->port || !b->rplane || !b->load || !b->pinned)
+	if (!lf->port || !lf->data || !b->rplane || !b->load || !b->pinned)
 		return FORS_ENOMEM;
 	memset(b->rplane, 0xff, ((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
 	       sizeof(uint16_t));
@@ -565,6 +576,7 @@ void fors_lfts_free(struct fors_lfts *t)
 	free(t->part_lid);
 	free(t->designated);
 	free(t->port);
+	free(t->data);
 	free(t);
 }
 

@@ -25,6 +25,7 @@ struct fors_lfts {
 	uint32_t *part_lid;	/* [fb->nparts]: base LID of a switch's CA */
 	uint32_t *designated;	/* [fb->nhosts]: plane of the base LID */
 	uint8_t *port;		/* [nsw * (maxlid + 1)]: FORS_NO_PORT = none */
+	uint8_t *data;		/* a bit per entry of port: a data path's */
 	uint32_t mf_pairs;	/* (leaf, node) pairs: 2+ ports away from it */
 	uint32_t mf_shared;	/* of those, base LIDs up one spine: the live
 				   cables left no independent choice */
@@ -35,6 +36,15 @@ static inline uint8_t fors_lft(const struct fors_lfts *t, uint32_t sw,
 			       uint32_t lid)
 {
 	return t->port[(size_t)sw * (t->maxlid + 1) + lid];
+}
+
+/* Whether sw's entry for lid carries a data path of the schedule. */
+static inline int fors_lft_data(const struct fors_lfts *t, uint32_t sw,
+				uint32_t lid)
+{
+	size_t i = (size_t)sw * (t->maxlid + 1) + lid;
+
+	return t->data[i / 8] >> (i % 8) & 1;
 }
 
 /*

@@ -194,26 +194,31 @@ int fors_sweep_stage(struct fors_sweep_state *st, struct fors_sweep *sw,
 		     struct fors_lft_dump *held, struct fors_error *err)
 {
 	struct fors_stage_report *rep = &sw->stage;
-	struct fors_lft_dump *d = NULL;
+	struct fors_lft_dump *d = NULL, *full = NULL;
 	int e;
 
 	sw->held = held;
 	if (!held)
 		return 0;
-	e = fors_lfts_dump(sw->route->lfts, sw->live, &d, err);
+	e = fors_lfts_dump(sw->route->lfts, sw->live, &full, err);
 	if (!e)
-		e = fors_stage(sw->live, held, d, rep, err);
+		e = fors_lfts_dump(sw->route->lfts, sw->live, &d, err);
+	if (!e)
+		e = fors_stage(sw->live, held, full, d, sw->route->lfts, rep,
+			       err);
 	if (e == FORS_EVERIFY) {
 		fors_sweep_say(st, 1, "%s: the new tables replace them at once",
 			       err->msg);
 		e = 0;
-	} else if (!e && rep->dropped) {
+	} else if (!e && rep->changed) {
 		e = keep_stage(sw, d);
 		if (!e)
-			fors_sweep_say(st, 0, "staged update: a mix of the switches' tables and the new ones could loop; first %u entries left without a route (%u the switches' tables had), the rest one sweep later",
-				       rep->dropped, rep->lost);
+			fors_sweep_say(st, 0, "staged update: a mix of the switches' tables and the new ones could loop; first %u entries stay as the switches have them or wait (%u data paths), %u of them without a route (%u the switches' tables routed), the rest one sweep later",
+				       rep->changed, rep->data, rep->dropped,
+				       rep->lost);
 	}
 	fors_lft_dump_free(d);
+	fors_lft_dump_free(full);
 	return e;
 }
 
@@ -230,18 +235,21 @@ static uint32_t mftree_excess(const struct fors_sweep *sw,
 }
 
 /*
- * A first stage leaves some transfers and LIDs without a route until the
- * next sweep; anything else wrong with it is a failure.
+ * Until the next sweep, a first stage may leave transfers of the new
+ * schedule without a route or on the held tables' planes (shared links,
+ * or a detour), and some LIDs without a route; the old schedule is still
+ * the published one. A credit loop, or a schedule that breaks its own
+ * rules, is a failure.
  */
 static int stage_only(const struct fors_sweep_state *st,
 		      const struct fors_sweep *sw,
-		      const struct fors_check_report *rep)
+		      const struct fors_check_report *rep, uint32_t mf)
 {
-	if (!sw->staged.port || rep->shared || rep->loop || rep->schedule ||
-	    rep->not_updown || rep->bound_wrong)
+	if (!sw->staged.port || rep->loop || rep->schedule || rep->bound_wrong)
 		return 0;
-	fors_sweep_say(st, 0, "first stage: %u transfers and %u (switch, LID) pairs wait for the next sweep",
-		       rep->undelivered, rep->unreachable);
+	fors_sweep_say(st, 0, "first stage: %u transfers wait, %u (phase, link) pairs shared, %u transfers off leaf-spine-leaf, %u mFtree pairs on one spine, %u (switch, LID) pairs wait, until the next sweep",
+		       rep->undelivered, rep->shared, rep->not_updown, mf,
+		       rep->unreachable);
 	return 1;
 }
 
@@ -317,7 +325,7 @@ static int verify(const struct fors_sweep_state *st,
 	if (u)
 		return u;
 	mf = mftree_excess(sw, &rep);
-	if ((e == FORS_OK || stage_only(st, sw, &rep)) && !mf)
+	if ((e == FORS_OK && !mf) || stage_only(st, sw, &rep, mf))
 		return 0;
 	return refuse(st, &rep, mf, err);
 }
