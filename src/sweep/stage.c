@@ -33,6 +33,7 @@ struct stage {
 	const struct fors_walk *held;	/* the held tables, over t */
 	const struct fors_lfts *lf;	/* the new tables' origin, or NULL */
 	uint32_t mut;
+	uint32_t changes;	/* entries changed so far */
 };
 
 /* The entry of x for lid in w, FORS_NO_PORT when it has none. */
@@ -90,6 +91,7 @@ static void change(struct stage *s, uint32_t x, uint32_t lid)
 	const struct fors_walk *w = s->mut ? &s->u.wn : &s->u.wo;
 
 	s->next->sw[w->table[x]].port[lid] = (uint8_t)target(s, x, lid);
+	s->changes++;
 }
 
 /*
@@ -219,9 +221,10 @@ int fors_stage(const struct fors_topology *t, const struct fors_lft_dump *held,
 	if (!e)
 		e = pass(&s, t, held, next);
 	s.mut = 0;
-	if (!e)
+	/* next is still full when the first pass changed nothing */
+	if (!e && s.changes)
 		e = pass(&s, t, next, full);
-	if (!e && !(e = fors_walk_init(&ws, t, next)) &&
+	if (!e && s.changes && !(e = fors_walk_init(&ws, t, next)) &&
 	    !(e = fors_walk_init(&wf, t, full)))
 		count(t, &wh, &ws, &wf, lf, rep);
 	fors_walk_free(&wh);

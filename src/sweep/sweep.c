@@ -203,6 +203,7 @@ int fors_sweep_stage(struct fors_sweep_state *st, struct fors_sweep *sw,
 	e = fors_lfts_dump(sw->route->lfts, sw->live, &full, err);
 	if (!e)
 		e = fors_lfts_dump(sw->route->lfts, sw->live, &d, err);
+	/* d becomes the stage, full stays the new tables */
 	if (!e)
 		e = fors_stage(sw->live, held, full, d, sw->route->lfts, rep,
 			       err);
