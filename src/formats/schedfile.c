@@ -161,7 +161,8 @@ uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip)
 		h = fnv_u64(h, head[i]);
 	for (i = 0; i < s->nextra; i++)
 		if ((!skip || strcmp(s->extra[i].key, skip)) &&
-		    strcmp(s->extra[i].key, "bound"))
+		    strcmp(s->extra[i].key, "bound") &&
+		    strcmp(s->extra[i].key, "usable"))
 			h = fnv_str(fnv_str(h, s->extra[i].key), s->extra[i].value);
 	for (i = 0; i < s->nhosts; i++) {
 		const struct fors_host *x = &s->hosts[i];

@@ -18,8 +18,8 @@ int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
 
 /*
  * A digest of the schedule the file holds: everything it says but the
- * fabric-line key skip (NULL: none) and `bound`, which says what the
- * fabric allows, not what applications do. A schedule read back from its
+ * fabric-line key skip (NULL: none), `bound` and `usable`, which say what
+ * the fabric allows, not what applications do. A schedule read back from its
  * file has the digest it was written with, so a writer can tell whether
  * anything changed.
  */

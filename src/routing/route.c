@@ -233,13 +233,19 @@ static int holds(const struct fors_route *r)
 	return 0;
 }
 
-/* The fabric line's `bound`: T*, for guarantee 5 of the schedule file. */
+/*
+ * The fabric line's `bound`: T*, for guarantee 5 of the schedule file;
+ * with cables held, `usable`: T* of the cables the schedule may use.
+ */
 static int bound_key(struct fors_route *r, struct fors_error *err)
 {
-	char n[16];
+	char n[16], u[16];
 
 	snprintf(n, sizeof(n), "%u", r->bound.t);
-	if (!fors_schedule_add_key(r->s, "bound", n))
+	snprintf(u, sizeof(u), "%u", r->usable.t);
+	if (!fors_schedule_add_key(r->s, "bound", n) &&
+	    (r->usable.t == r->bound.t ||
+	     !fors_schedule_add_key(r->s, "usable", u)))
 		return 0;
 	fors_error_set(err, "out of memory");
 	return FORS_ENOMEM;

@@ -143,13 +143,17 @@ static uint32_t declared(const struct fors_schedule *s, const char *key)
  * Guarantee 4: P_f phases plus the declared split where the theorem
  * applies; a cyclic schedule at a bound above P_f (the fabric cannot carry
  * P_f phases, however scheduled) may have as many as that bound says,
- * which fors check proves from the cables (guarantee 5).
+ * which fors check proves from the cables (guarantee 5), or as the bound
+ * of the cables it may use says (`usable`: cables held out of use).
  */
 static int check_count(struct verifier *c, int all_present)
 {
 	const struct fors_schedule *s = c->s;
 	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared(s, "split");
 	uint32_t bound = c->cyclic ? declared(s, "bound") : 0;
+	uint32_t usable = c->cyclic ? declared(s, "usable") : 0;
+
+	bound = usable > bound ? usable : bound;
 
 	if (all_present && s->f > s->m0 / s->m1 &&
 	    s->nphases > (bound > pf ? bound : pf) + split) {
