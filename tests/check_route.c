@@ -1004,7 +1004,8 @@ static void hold(struct fors_topology *t, const char *a, const char *b,
  * cut, a cyclic schedule above P_f. With one more cable held, the schedule
  * leaves it unused and so may need more phases than the bound, which
  * counts it: guarantee 4 must allow the bound of the cables in use (the
- * `usable` key), or the plugin refuses its own tables.
+ * `usable` key), or the plugin refuses its own tables. Each of L00's six
+ * live cables held in turn (L00-S04 was the soak's).
  */
 START_TEST(cyclic_with_held_cable)
 {
@@ -1017,7 +1018,7 @@ START_TEST(cyclic_with_held_cable)
 	struct fors_topology *live, *ref = gen_topology(&h);
 	struct fors_error err;
 	const char *p = cut;
-	char a[8], b[8];
+	char b[8];
 	uint32_t l, sp, tried = 0, above = 0;
 	int n;
 
@@ -1026,26 +1027,23 @@ START_TEST(cyclic_with_held_cable)
 		p += n + (p[n] == ',');
 	}
 	live = gen_topology(&g);
-	for (l = 0; l < 8; l++) {
-		for (sp = 0; sp < 8; sp++) {
-			struct fors_route *r;
+	for (sp = 0; sp < 8; sp++) {
+		struct fors_route *r;
 
-			if (failed[l * 8 + sp])
-				continue;
-			snprintf(a, sizeof(a), "L%02u", l);
-			snprintf(b, sizeof(b), "S%02u", sp);
-			hold(live, a, b, 1);
-			ck_assert_msg(fors_route_compute(live, ref, &o, &r, &err) == 0,
-				      "%s-%s held: %s", a, b, err.msg);
-			ck_assert_msg(fors_schedule_verify(r->s, &err) == 0,
-				      "%s-%s held: %s", a, b, err.msg);
-			above += r->s->nphases > r->bound.t;
-			tried++;
-			fors_route_free(r);
-			hold(live, a, b, 0);
-		}
+		if (failed[sp])
+			continue;
+		snprintf(b, sizeof(b), "S%02u", sp);
+		hold(live, "L00", b, 1);
+		ck_assert_msg(fors_route_compute(live, ref, &o, &r, &err) == 0,
+			      "L00-%s held: %s", b, err.msg);
+		ck_assert_msg(fors_schedule_verify(r->s, &err) == 0,
+			      "L00-%s held: %s", b, err.msg);
+		above += r->s->nphases > r->bound.t;
+		tried++;
+		fors_route_free(r);
+		hold(live, "L00", b, 0);
 	}
-	ck_assert_uint_eq(tried, 41);
+	ck_assert_uint_eq(tried, 6);
 	ck_assert_uint_gt(above, 0);
 	fors_topology_free(live);
 	fors_topology_free(ref);
