@@ -83,7 +83,10 @@ lab_ibsim() {
 	mkfifo "$lab_dir/console"
 	sleep 2147483647 >"$lab_dir/console" &
 	lab_pids="$! $lab_pids"
-	(cd "$lab_dir" && exec ibsim -s fabric.net <console >ibsim.log 2>&1) &
+	# LAB_IBSIM_OPTS: ibsim's limits for big fabrics (-N nodes, -S
+	# switches, -P ports: FT(2;32,64) needs -N 2200).
+	# shellcheck disable=SC2086
+	(cd "$lab_dir" && exec ibsim ${LAB_IBSIM_OPTS:-} -s fabric.net <console >ibsim.log 2>&1) &
 	lab_ibsim_pid=$!
 	lab_pids="$! $lab_pids"
 	lab_wait_for "$lab_dir/ibsim.log" 'sim>' 1 ||
