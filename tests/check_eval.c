@@ -95,36 +95,49 @@ START_TEST(unreachable_pair)
 }
 END_TEST
 
+/*
+ * fors eval of the schedule fors routes on g at LMC 2, through its own
+ * tables; the schedule's phase count and planes into *nphases and *q.
+ */
+static struct fors_eval *own(const struct fors_netgen *g, const char *what,
+			     uint32_t *nphases, uint32_t *q)
+{
+	struct fors_topology *t = gen_topology(g);
+	struct fors_route *r = route_ok(t, NULL, 2, what);
+	struct fors_lft_dump *d = dump_of(r);
+	struct fors_pattern *p;
+	struct fors_eval *e;
+	struct fors_error err;
+
+	ck_assert_msg(fors_pattern_schedule(t, r->s, &p, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(fors_eval_run(t, d, p, &e, &err), 0);
+	*nphases = r->s->nphases;
+	*q = r->s->q;
+	fors_pattern_free(p);
+	fors_lft_dump_free(d);
+	fors_route_free(r);
+	fors_topology_free(t);
+	return e;
+}
+
 /* fors's own tables and schedule: what fors check says, in numbers. */
 START_TEST(agrees_with_the_schedule)
 {
 	uint8_t failed[4 * 4] = { 0 };
 	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, failed, NULL, 0, 0 };
-	struct fors_topology *t;
-	struct fors_pattern *p;
-	struct fors_lft_dump *d;
-	struct fors_route *r;
 	struct fors_eval *e;
-	struct fors_error err;
+	uint32_t n, q;
 
 	failed[0] = 1;
-	t = gen_topology(&g);
-	r = route_ok(t, NULL, 2, "FT(2;4,4) 1F");
-	d = dump_of(r);
-	ck_assert_msg(fors_pattern_schedule(t, r->s, &p, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(fors_eval_run(t, d, p, &e, &err), 0);
-	ck_assert_uint_eq(e->nphases, r->s->nphases);
+	e = own(&g, "FT(2;4,4) 1F", &n, &q);
+	ck_assert_uint_eq(e->nphases, n);
 	ck_assert_uint_eq(e->conflicts, 0);
 	ck_assert_uint_eq(e->worst, 1);
 	ck_assert_uint_eq(e->lost, 0);
 	ck_assert_uint_eq(e->flows, 16 * 15);
 	ck_assert_uint_eq(e->healthy, 15);
-	ck_assert_uint_eq(e->time, r->s->nphases);
+	ck_assert_uint_eq(e->time, n);
 	fors_eval_free(e);
-	fors_pattern_free(p);
-	fors_lft_dump_free(d);
-	fors_route_free(r);
-	fors_topology_free(t);
 }
 END_TEST
 
@@ -139,39 +152,22 @@ START_TEST(healthy_is_the_bound)
 	uint8_t absent[16] = { 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0 };
 	uint8_t dead[4] = { 0, 0, 1, 0 };
 	struct fors_netgen g = { 4, 4, 4, 1, absent, 0, NULL, NULL, 0, 0 };
-	struct fors_topology *t = gen_topology(&g);
-	struct fors_route *r = route_ok(t, NULL, 2, "FT(2;4,4), 13 hosts");
-	struct fors_lft_dump *d = dump_of(r);
-	struct fors_pattern *p;
 	struct fors_eval *e;
-	struct fors_error err;
+	uint32_t n, q;
 
-	ck_assert_msg(fors_pattern_schedule(t, r->s, &p, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(fors_eval_run(t, d, p, &e, &err), 0);
+	e = own(&g, "FT(2;4,4), 13 hosts", &n, &q);
 	ck_assert_uint_eq(e->healthy, 12);
 	ck_assert_uint_eq(e->time, 12);
 	ck_assert(e->relative == 1.0);
 	fors_eval_free(e);
-	fors_pattern_free(p);
-	fors_lft_dump_free(d);
-	fors_route_free(r);
-	fors_topology_free(t);
 	/* a spine gone, no reference: the file's Q is 3, the healthy tree's 4 */
 	g.dead = dead;
 	g.absent = NULL;
-	t = gen_topology(&g);
-	r = route_ok(t, NULL, 2, "FT(2;4,4), a spine gone");
-	d = dump_of(r);
-	ck_assert_uint_eq(r->s->q, 3);
-	ck_assert_msg(fors_pattern_schedule(t, r->s, &p, &err) == 0, "%s", err.msg);
-	ck_assert_int_eq(fors_eval_run(t, d, p, &e, &err), 0);
+	e = own(&g, "FT(2;4,4), a spine gone", &n, &q);
+	ck_assert_uint_eq(q, 3);
 	ck_assert_uint_eq(e->healthy, 15);
 	ck_assert_uint_eq(e->time, 16);
 	fors_eval_free(e);
-	fors_pattern_free(p);
-	fors_lft_dump_free(d);
-	fors_route_free(r);
-	fors_topology_free(t);
 }
 END_TEST
 
