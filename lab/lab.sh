@@ -185,6 +185,15 @@ lab_stage_in() {
 		tail -n 1 | grep -q 'fors: staged update'
 }
 
+# lab_union TOPO LFTS PREV LMC OUT: fors check --previous into OUT; 0 when
+# a mix of PREV and LFTS (on the fabric TOPO) has no credit loop and
+# sends no LID round a circle (issue 31).
+lab_union() {
+	"$FORS" check --topology "$1" --lfts "$2" --lmc "$4" --previous "$3" \
+		>"$5" 2>&1
+	grep -q '^union with .*, no credit loop, 0 LIDs in a forwarding loop$' "$5"
+}
+
 # The last routing's summary line, without the log prefix.
 lab_summary() {
 	grep 'fors: routed' "$lab_dir/osm.log" | tail -n 1 | sed 's/.*fors: //'

@@ -58,11 +58,9 @@ stage_tables() {
 # union OLD NEW: fors check --previous on what ibroute read from the
 # switches in two states; 0 when a mix of them cannot loop.
 union() {
-	"$FORS" check --topology "$lab_dir/$2/topology.txt" \
-		--lfts "$lab_dir/$2/ibroute.txt" \
-		--lmc "$(lab_summary | sed -n 's/^routed .* lmc \([0-9]*\):.*/\1/p')" \
-		--previous "$lab_dir/$1/ibroute.txt" >"$lab_dir/$2/union-$1.txt" 2>&1
-	grep -q '^union with .*, no credit loop, 0 LIDs in a forwarding loop$' \
+	lab_union "$lab_dir/$2/topology.txt" "$lab_dir/$2/ibroute.txt" \
+		"$lab_dir/$1/ibroute.txt" \
+		"$(lab_summary | sed -n 's/^routed .* lmc \([0-9]*\):.*/\1/p')" \
 		"$lab_dir/$2/union-$1.txt"
 }
 
