@@ -44,6 +44,8 @@ struct assigner {
 	int *left, *right, *lstart, *list, *colour;
 	uint32_t *used;		/* [2 * m1 * q]: stamp of a link's last use */
 	uint32_t stamp;
+	uint32_t *busy;		/* [2 * m1 * q]: a (leaf, plane)'s last phase
+				   stamp, up and down, for hinted() */
 	size_t list_cap;
 	uint32_t *key;		/* per pending transfer: its leaf pair */
 	struct memo *memo;	/* phase graphs solved so far */
@@ -252,6 +254,41 @@ static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 	return r;
 }
 
+/*
+ * The tight attempt without the solver: when the first guesses of the n
+ * pending transfers are allowed and put each plane once on every leaf's
+ * way up and way down, they are the colouring the solver would keep (its
+ * greedy start takes every guess that fits, in any order). Every phase of
+ * a healthy fabric is such a one (doc/narrow-lmc.md): one pass, no sort.
+ */
+static int hinted(struct assigner *a, uint32_t n)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t i, *u, *d;
+
+	a->stamp++;
+	for (i = 0; i < n; i++) {
+		struct fors_xfer *x = &a->ph[a->pend[i]];
+		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
+		int32_t h = hint(a, x, ls, ld);
+
+		if (h < 0 || !allowed(a, ls, x->dst, (uint32_t)h, 1))
+			return 0;
+		u = &a->busy[(size_t)ls * fb->q + (uint32_t)h];
+		d = &a->busy[((size_t)fb->m1 + ld) * fb->q + (uint32_t)h];
+		if (*u == a->stamp || *d == a->stamp)
+			return 0;
+		*u = *d = a->stamp;
+		a->colour[i] = h;
+	}
+	for (i = 0; i < n; i++) {
+		a->ph[a->pend[i]].plane = a->colour[i];
+		a->sub[a->pend[i]] = 0;
+		remember(a, &a->ph[a->pend[i]]);
+	}
+	return 1;
+}
+
 /* Kuhn's augmenting path: transfer i into a plane alive at both leaves. */
 static int augment(const struct assigner *a, const uint32_t *set, uint32_t i,
 		   int32_t *owner, uint32_t *seen, uint32_t stamp)
@@ -413,10 +450,14 @@ static int solve(struct assigner *a, uint32_t n, uint32_t *k)
 {
 	uint32_t unproven = a->info->unproven, i;
 	int memo = !a->om && !a->cyclic;	/* cyclic phases do not repeat */
-	uint64_t h = a->cyclic ? 0 : sort_pending(a, n);
-	const struct memo *m = memo ? memo_find(a, n, h) : NULL;
+	uint64_t h;
+	const struct memo *m;
 	int r;
 
+	if (a->om && hinted(a, n))
+		return 0;
+	h = a->cyclic ? 0 : sort_pending(a, n);
+	m = memo ? memo_find(a, n, h) : NULL;
 	if (m) {
 		for (i = 0; i < n; i++) {
 			a->ph[a->pend[i]].plane = m->plane[i];
@@ -540,6 +581,12 @@ static int setup(struct assigner *a)
 		if (fb->impacted[p])
 			a->order[k++] = p;
 	a->cyclic = fors_schedule_is_cyclic(a->s);
+	if (a->om) {
+		a->busy = calloc(2 * (size_t)fb->m1 * fb->q + 1,
+				 sizeof(uint32_t));
+		if (!a->busy)
+			return FORS_ENOMEM;
+	}
 	if (a->cyclic && !a->om) {
 		a->used = calloc(2 * (size_t)fb->m1 * fb->q + 1,
 				 sizeof(uint32_t));
@@ -575,6 +622,7 @@ static void cleanup(struct assigner *a)
 	free(a->colour);
 	free(a->list);
 	free(a->used);
+	free(a->busy);
 }
 
 /* Every phase of in placed: its phases split where they must be. */
