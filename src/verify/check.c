@@ -15,6 +15,9 @@
 #include "verify/verify.h"
 #include "verify/walk.h"
 
+/* The links of a leaf-spine-leaf route from its first switch to a CA. */
+#define FORS_LEG_LINKS 3
+
 struct checker {
 	const struct fors_topology *t;
 	const struct fors_lft_dump *d;
@@ -40,8 +43,28 @@ struct checker {
 	uint8_t *outs;		/* per channel of a switch: some LID uses it */
 	uint32_t *kout;		/* per node: its port in the current walk */
 	uint32_t *path;		/* [nnodes]: switches of one walk */
+	uint32_t *legat;	/* [nsw * legw]: LEG_NONE, LEG_WALK, or the
+				   leg of (table row, DLID) in legs + 1 */
+	uint32_t legw;		/* DLIDs per row: the largest maxlid + 1 */
+	struct leg *legs;	/* the legs followed so far */
+	uint32_t nlegs, legcap;
 	struct fors_error *err;
 };
+
+/*
+ * A switch's route to a DLID as far as a CA, followed once and replayed
+ * for every transfer from that switch to that DLID: its links, where it
+ * ends, whether it is leaf-spine-leaf. Routes that fail or run longer are
+ * walked each time, so every message is the walk's own.
+ */
+struct leg {
+	uint32_t chan[FORS_LEG_LINKS];
+	uint32_t node, port;	/* the CA port it ends at */
+	uint8_t n;		/* links in chan */
+	uint8_t updown;
+};
+
+enum { LEG_NONE = 0, LEG_WALK = UINT32_MAX };
 
 /* The destination behind a LID: a CA port, or a switch (port 0). */
 struct owner {
@@ -108,11 +131,11 @@ struct use_arg {
 	size_t xfer;
 };
 
-static void use_link(void *arg, uint32_t node, uint32_t port)
+/* Channel id carries the transfer of u in its phase. */
+static void use_chan(const struct use_arg *u, uint32_t id)
 {
-	const struct use_arg *u = arg;
 	struct checker *c = u->c;
-	uint32_t id = c->g.pbase[node] + port;
+	uint32_t node, port;
 
 	if (c->stamp[id] != u->phase + 1) {
 		c->stamp[id] = u->phase + 1;
@@ -127,12 +150,21 @@ static void use_link(void *arg, uint32_t node, uint32_t port)
 		const struct fors_xfer *a = &c->s->xfers[c->user[id]];
 		const struct fors_xfer *b = &c->s->xfers[u->xfer];
 
+		node = c->g.cnode[id];
+		port = id - c->g.pbase[node];
 		c->rep->shared++;
 		keep(c, "phase %u: link \"%s\"[%u] -> \"%s\" carries %u -> %u and %u -> %u",
 		     u->phase, desc(c, node), port,
 		     desc(c, c->t->nodes[node].ports[port].peer), a->src,
 		     a->dst, b->src, b->dst);
 	}
+}
+
+static void use_link(void *arg, uint32_t node, uint32_t port)
+{
+	const struct use_arg *u = arg;
+
+	use_chan(u, u->c->g.pbase[node] + port);
 }
 
 static int updown(const struct checker *c, const struct fors_hop *h)
@@ -143,12 +175,89 @@ static int updown(const struct checker *c, const struct fors_hop *h)
 	       c->leaf[h->sw[2]];
 }
 
+struct leg_arg {
+	const struct checker *c;
+	struct leg *l;
+};
+
+/* Walk callback: a link of the leg being followed, while it has room. */
+static void add_link(void *arg, uint32_t node, uint32_t port)
+{
+	struct leg_arg *a = arg;
+
+	if (a->l->n < FORS_LEG_LINKS)
+		a->l->chan[a->l->n] = a->c->g.pbase[node] + port;
+	if (a->l->n <= FORS_LEG_LINKS)
+		a->l->n++;
+}
+
+/* The route from switch x to lid followed: its entry in c->legat. */
+static uint32_t new_leg(struct checker *c, uint32_t x, uint32_t lid)
+{
+	struct leg l = { .n = 0 };
+	struct leg_arg a = { c, &l };
+	struct fors_hop h;
+
+	fors_walk_forward(&c->w, x, lid, &h, add_link, &a);
+	if (h.fail || l.n > FORS_LEG_LINKS)
+		return LEG_WALK;
+	if (c->nlegs == c->legcap) {
+		uint32_t cap = c->legcap ? 2 * c->legcap : 1024;
+		struct leg *m = realloc(c->legs, sizeof(*m) * cap);
+
+		if (!m)
+			return LEG_WALK;	/* walked each time instead */
+		c->legs = m;
+		c->legcap = cap;
+	}
+	l.node = h.node;
+	l.port = h.port;
+	l.updown = (uint8_t)updown(c, &h);
+	c->legs[c->nlegs++] = l;
+	return c->nlegs;
+}
+
+/* The leg from switch x to lid, NULL when it must be walked. */
+static const struct leg *leg(struct checker *c, uint32_t x, uint32_t lid)
+{
+	uint32_t *at;
+
+	if (c->table[x] < 0 || lid >= c->legw)
+		return NULL;
+	at = &c->legat[(size_t)c->table[x] * c->legw + lid];
+	if (*at == LEG_NONE)
+		*at = new_leg(c, x, lid);
+	return *at == LEG_WALK ? NULL : &c->legs[*at - 1];
+}
+
+/* The transfer's route walked hop by hop, and judged. */
+static void walk(struct checker *c, const struct fors_xfer *x,
+		 const struct fors_port *sp, struct use_arg *u)
+{
+	struct fors_hop h;
+
+	fors_walk_forward(&c->w, sp->peer, (uint32_t)x->dlid, &h, use_link, u);
+	if (!h.fail && (h.node != c->hnode[x->dst] ||
+			h.port != c->hport[x->dst]))
+		h.fail = "is delivered to the wrong port";
+	if (h.fail) {
+		c->rep->undelivered++;
+		keep(c, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", u->phase,
+		     x->src, x->dst, x->dlid, h.fail, desc(c, h.node));
+	} else if (!updown(c, &h)) {
+		c->rep->not_updown++;
+		keep(c, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
+		     u->phase, x->src, x->dst, x->dlid, h.nsw);
+	}
+}
+
 static void follow(struct checker *c, uint32_t p, size_t i)
 {
 	const struct fors_xfer *x = &c->s->xfers[i];
 	const struct fors_port *sp;
 	struct use_arg u = { c, p, i };
-	struct fors_hop h;
+	const struct leg *l;
+	uint32_t j;
 
 	c->rep->transfers++;
 	if (c->hnode[x->src] == UINT32_MAX || c->hnode[x->dst] == UINT32_MAX) {
@@ -165,18 +274,17 @@ static void follow(struct checker *c, uint32_t p, size_t i)
 		return;
 	}
 	use_link(&u, c->hnode[x->src], c->hport[x->src]);
-	fors_walk_forward(&c->w, sp->peer, (uint32_t)x->dlid, &h, use_link, &u);
-	if (!h.fail && (h.node != c->hnode[x->dst] ||
-			h.port != c->hport[x->dst]))
-		h.fail = "is delivered to the wrong port";
-	if (h.fail) {
-		c->rep->undelivered++;
-		keep(c, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", p, x->src,
-		     x->dst, x->dlid, h.fail, desc(c, h.node));
-	} else if (!updown(c, &h)) {
+	l = leg(c, sp->peer, (uint32_t)x->dlid);
+	if (!l || l->node != c->hnode[x->dst] || l->port != c->hport[x->dst]) {
+		walk(c, x, sp, &u);
+		return;
+	}
+	for (j = 0; j < l->n; j++)
+		use_chan(&u, l->chan[j]);
+	if (!l->updown) {
 		c->rep->not_updown++;
 		keep(c, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
-		     p, x->src, x->dst, x->dlid, h.nsw);
+		     p, x->src, x->dst, x->dlid, l->n);
 	}
 }
 
@@ -488,6 +596,12 @@ static int setup(struct checker *c)
 			c->from[c->nfrom++] = i;
 	if (!c->s)
 		return 0;
+	for (i = 0; i < c->d->nsw; i++)
+		if (c->d->sw[i].maxlid >= c->legw)
+			c->legw = c->d->sw[i].maxlid + 1;
+	c->legat = calloc((size_t)c->d->nsw * c->legw + 1, sizeof(uint32_t));
+	if (!c->legat)
+		return FORS_ENOMEM;
 	r = map_hosts(c);
 	return r ? r : host_leaves(c);
 }
@@ -529,6 +643,8 @@ static void release(struct checker *c)
 	free(c->kout);
 	free(c->path);
 	free(c->comp);
+	free(c->legat);
+	free(c->legs);
 }
 
 /* The base LID of every CA port that owns LIDs: mFtree, from the tables. */
