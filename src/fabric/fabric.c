@@ -277,7 +277,16 @@ static uint32_t ncables(const struct fors_topology *t, uint32_t x, uint32_t s)
 	return c;
 }
 
-/* The live node of expected node x, FORS_NO_PEER when it is gone. */
+static int same(const struct fors_node *n, const struct fors_node *y)
+{
+	return y->type == n->type && ((n->guid && y->guid == n->guid) ||
+	       (!(n->guid && y->guid) && !strcmp(y->id, n->id)));
+}
+
+/*
+ * The live node of expected node x, FORS_NO_PEER when it is gone; at x
+ * first, where it is when the expected fabric is a union of live ones.
+ */
 static uint32_t live_node(const struct analysis *a, uint32_t x)
 {
 	const struct fors_node *n = &a->e->nodes[x];
@@ -285,13 +294,11 @@ static uint32_t live_node(const struct analysis *a, uint32_t x)
 
 	if (a->e == a->l)
 		return x;
-	for (i = 0; i < a->l->nnodes; i++) {
-		const struct fors_node *y = &a->l->nodes[i];
-
-		if (y->type == n->type && ((n->guid && y->guid == n->guid) ||
-		    (!(n->guid && y->guid) && !strcmp(y->id, n->id))))
+	if (x < a->l->nnodes && same(n, &a->l->nodes[x]))
+		return x;
+	for (i = 0; i < a->l->nnodes; i++)
+		if (same(n, &a->l->nodes[i]))
 			return i;
-	}
 	return FORS_NO_PEER;
 }
 
