@@ -4,7 +4,8 @@
  * the switches hold, verify the tables as read back, write the state and
  * schedule files. A healthy sweep, then one with a cable cut, on a fabric
  * given as netgen's shape; the spans are the plugin's log line's (route,
- * stage, verify, files), the read-back a dump of the tables (untimed).
+ * stage, verify, files), the read-back a dump of the tables (untimed),
+ * and the schedule file's write on its own thread, waited for at once.
  * See doc/performance.md.
  *
  *   bench_sweep M0 M1 SPINES LMC RUNS [LEAF:SPINE]
@@ -16,6 +17,7 @@
 
 #include "formats/ibnetdiscover.h"
 #include "formats/netgen.h"
+#include "sweep/publish.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
 
@@ -92,6 +94,9 @@ static int sweep(struct fors_sweep_state *st, const struct bench *b,
 	if (!e) {
 		ms[2] = sw->ms[FORS_SPAN_VERIFY] - skip;
 		ms[3] = sw->ms[FORS_SPAN_FILES];
+		t = fors_clock_ms();
+		fors_sweep_flush(st);
+		ms[4] = fors_clock_ms() - t;
 	} else {
 		fprintf(stderr, "bench_sweep: %s\n", err.msg);
 	}
@@ -101,7 +106,7 @@ static int sweep(struct fors_sweep_state *st, const struct bench *b,
 }
 
 /* A fresh state, the healthy sweep, then the cut one over its tables. */
-static int run(const struct bench *b, double ms[2][4])
+static int run(const struct bench *b, double ms[2][5])
 {
 	struct fors_sweep_config c = { .schedule_path = b->sched,
 				       .state_path = b->state,
@@ -132,15 +137,15 @@ static int cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static void print(const char *what, double v[][4], int n, int k)
+static void print(const char *what, double v[][5], int n, int k)
 {
 	static const char *const name[] = { "route", "stage", "verify",
-					     "files" };
+					     "files", "write" };
 	double col[64];
 	int i, j;
 
 	printf("%-8s", what);
-	for (j = 0; j < 4; j++) {
+	for (j = 0; j < 5; j++) {
 		for (i = 0; i < n; i++)
 			col[i] = v[i * 2 + k][j];
 		qsort(col, (size_t)n, sizeof(double), cmp);
@@ -152,7 +157,7 @@ static void print(const char *what, double v[][4], int n, int k)
 int main(int argc, char **argv)
 {
 	struct bench b = { 0 };
-	double ms[64][2][4] = { 0 };
+	double ms[64][2][5] = { 0 };
 	int runs, i;
 
 	if (argc < 6 || argc > 7 || (runs = atoi(argv[5])) < 1 || runs > 64 ||

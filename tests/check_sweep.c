@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fabric_util.h"
@@ -16,6 +17,7 @@
 #include "formats/statefile.h"
 #include "route_util.h"
 #include "suite.h"
+#include "sweep/publish.h"
 #include "sweep/sweep.h"
 
 #define HOLD 600
@@ -167,8 +169,10 @@ static struct fors_topology *one_cut(void)
 	return ft44(cut, NULL);
 }
 
-/* The generation of the schedule file, 0 when there is none. */
-/* The schedule file's fabric-line key k as a number; 0 without a file. */
+/*
+ * The schedule file's fabric-line key k as a number, once the write under
+ * way is done (the plugin waits for it at SUBNET UP); 0 without a file.
+ */
 static uint64_t file_key(const struct run *r, const char *k)
 {
 	struct fors_schedule *s;
@@ -176,6 +180,7 @@ static uint64_t file_key(const struct run *r, const char *k)
 	uint64_t g = 0;
 	size_t i;
 
+	fors_sweep_flush(r->st);
 	if (access(r->sched, F_OK))
 		return 0;
 	ck_assert_int_eq(fors_schedule_read_file(r->sched, &s, &err), 0);
@@ -186,6 +191,7 @@ static uint64_t file_key(const struct run *r, const char *k)
 	return g;
 }
 
+/* The generation of the schedule file, 0 when there is none. */
 static uint64_t generation(const struct run *r)
 {
 	return file_key(r, "generation");
@@ -198,6 +204,32 @@ static uint32_t held(const struct run *r)
 	fors_cables_count(r->st->cables, NULL, &n);
 	return n;
 }
+
+/*
+ * A schedule file the writer thread cannot write is logged when it is
+ * waited for, and counts as never published: once it can be written, the
+ * same schedule comes out as generation 1, not 2.
+ */
+START_TEST(write_fails)
+{
+	struct run *r = run_new();
+	char dir[96];
+
+	snprintf(dir, sizeof(dir), "%s/later", r->dir);
+	snprintf(r->sched, sizeof(r->sched), "%s/schedule.dump", dir);
+	fors_sweep_state_free(r->st);
+	open_state(r);
+	ck_assert_int_eq(sweep(r, healthy(), 1000), 0);
+	fors_sweep_flush(r->st);
+	ck_assert_msg(strstr(r->log.text, "schedule file not written"), "%s",
+		      r->log.text);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	ck_assert_int_eq(sweep(r, healthy(), 1010), 0);
+	ck_assert_uint_eq(generation(r), 1);
+	run_free(r);
+	rmdir(dir);
+}
+END_TEST
 
 /*
  * Ten flaps of one cable within the hold-down: a new generation when it
@@ -481,6 +513,7 @@ int main(void)
 	TCase *tc = tcase_create("sweep");
 
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, write_fails);
 	tcase_add_test(tc, flapping_cable);
 	tcase_add_test(tc, release_and_retry);
 	tcase_add_test(tc, remembered_fabric);

@@ -18,6 +18,7 @@
 #include "plugin/cache.h"
 #include "plugin/setup.h"
 #include "plugin/subnet.h"
+#include "sweep/publish.h"
 #include "sys/clock.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
@@ -165,6 +166,19 @@ static void *create(osm_opensm_t *osm)
 	return p;
 }
 
+/*
+ * The schedule file is written while OpenSM configures the switches; by
+ * SUBNET UP it is there, and its log line is in.
+ */
+static void report(void *data, osm_epi_event_id_t id, void *event)
+{
+	struct fors_plugin *p = data;
+
+	(void)event;
+	if (id == OSM_EVENT_ID_SUBNET_UP)
+		fors_sweep_flush(p->st);
+}
+
 static void delete(void *data)
 {
 	struct fors_plugin *p = data;
@@ -177,4 +191,5 @@ osm_event_plugin_t osm_event_plugin = {
 	.osm_version = OSM_VERSION,
 	.create = create,
 	.delete = delete,
+	.report = report,
 };

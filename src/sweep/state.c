@@ -13,6 +13,7 @@
 #include "formats/ibnetdiscover.h"
 #include "formats/schedfile.h"
 #include "formats/statefile.h"
+#include "sweep/publish.h"
 #include "sweep/state.h"
 
 void fors_sweep_say(const struct fors_sweep_state *st, int error,
@@ -126,6 +127,7 @@ void fors_sweep_state_free(struct fors_sweep_state *st)
 {
 	if (!st)
 		return;
+	fors_sweep_flush(st);
 	free((char *)st->cfg.schedule_path);
 	free((char *)st->cfg.rejected_path);
 	free((char *)st->cfg.state_path);

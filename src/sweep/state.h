@@ -38,6 +38,7 @@ struct fors_sweep_state {
 	uint64_t digest;	/* of that schedule, generation left out */
 	int have_digest;
 	uint32_t bound;		/* the bound that file says */
+	struct fors_publish *pub;	/* the schedule file being written */
 	struct fors_lfts *installed;	/* the tables installed last */
 	struct fors_topology *installed_on;	/* the fabric they were for */
 	fors_sweep_log log;

@@ -10,11 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "formats/ibnetdiscover.h"
-#include "formats/schedfile.h"
 #include "formats/statefile.h"
+#include "sweep/publish.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
 #include "verify/check.h"
@@ -355,36 +354,10 @@ static void remember(struct fors_sweep_state *st, struct fors_sweep *sw,
 		fors_sweep_say(st, 1, "state file not written: %s", err.msg);
 }
 
-/*
- * A new generation only when the schedule changed: applications re-read
- * it. A cable that comes back held changes the bound alone: the file is
- * rewritten with it, in the same generation.
- */
-static void publish(struct fors_sweep_state *st, const struct fors_sweep *sw)
-{
-	const char *path = st->cfg.schedule_path;
-	uint64_t d = fors_schedule_digest(sw->route->s, NULL);
-	int same = st->have_digest && d == st->digest && !access(path, F_OK);
-	struct fors_error err = { "" };
-	char g[24];
-	const struct fors_kv gen = { "generation", g };
-
-	if (same && st->bound == sw->route->bound.t)
-		return;
-	snprintf(g, sizeof(g), "%" PRIu64, st->generation + !same);
-	if (fors_schedule_write_file_keys(path, sw->route->s, &gen, 1, &err)) {
-		fors_sweep_say(st, 1, "schedule file not written: %s", err.msg);
-		return;
-	}
-	st->generation += !same;
-	st->digest = d;
-	st->have_digest = 1;
-	st->bound = sw->route->bound.t;
-}
-
 /* The whole routing, and where it went. */
 static void summary(const struct fors_sweep_state *st,
-		    const struct fors_sweep *sw, const struct fors_route *r)
+		    const struct fors_sweep *sw, const struct fors_route *r,
+		    uint32_t nphases)
 {
 	const double *t = sw->ms;
 	uint32_t down, held;
@@ -393,7 +366,7 @@ static void summary(const struct fors_sweep_state *st,
 	fors_sweep_say(st, 0,
 		       "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), bound %u, method %s, mFtree %u/%u shared, cables %u down %u held, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, stage %.1f, install %.1f, verify %.1f, files %.1f ms)",
 		       r->fb->m0, r->fb->m1, st->installed->lmc, r->fb->f,
-		       r->fb->m, r->s->nphases, r->assign.split, r->bound.t,
+		       r->fb->m, nphases, r->assign.split, r->bound.t,
 		       fors_method_name(r->assign.method),
 		       st->installed->mf_shared, st->installed->mf_pairs, down,
 		       held, t[0] + t[1] + t[2] + t[3] + t[4] + t[5],
@@ -405,6 +378,7 @@ int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,
 		      struct fors_error *err)
 {
 	double t = fors_clock_ms();
+	uint32_t nphases = sw->route->s->nphases;
 	int e = 0;
 
 	if (st->cfg.verify)
@@ -416,8 +390,8 @@ int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,
 	remember(st, sw, now);
 	st->restage = sw->staged.port != NULL;
 	if (!st->restage)
-		publish(st, sw);
+		fors_sweep_publish(st, &sw->route->s, sw->route->bound.t);
 	sw->ms[FORS_SPAN_FILES] = fors_clock_ms() - t;
-	summary(st, sw, sw->route);
+	summary(st, sw, sw->route, nphases);
 	return 0;
 }

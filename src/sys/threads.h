@@ -13,4 +13,17 @@
  */
 uint32_t fors_threads_run(uint32_t n, void *(*fn)(void *), void *arg);
 
+/* A thread of its own, started by fors_thread_start. */
+struct fors_thread;
+
+/*
+ * Run fn(arg) on a thread of its own: 0 with *out, or FORS_ENOMEM when no
+ * thread starts (fn has not run).
+ */
+int fors_thread_start(void *(*fn)(void *), void *arg,
+		      struct fors_thread **out);
+
+/* Wait for t to finish, and free it; NULL is ignored. */
+void fors_thread_join(struct fors_thread *t);
+
 #endif
