@@ -21,6 +21,9 @@
 #include "lec/lec.h"
 #include "schedule/split.h"
 
+/* Most LID offsets per host: LMC 7. */
+#define FORS_MAX_OFFSETS 128
+
 /* One solved phase graph: the multiset of (source, destination) leaves. */
 struct memo {
 	uint64_t hash;
@@ -48,6 +51,8 @@ struct assigner {
 				   stamp, up and down, for hinted() */
 	size_t list_cap;
 	uint32_t *key;		/* per pending transfer: its leaf pair */
+	uint32_t *tmp;		/* [m0 * m1]: by_pair's other buffer */
+	uint32_t *count;	/* [m1 + 1]: by_pair's counts */
 	struct memo *memo;	/* phase graphs solved so far */
 	uint32_t nmemo, memocap;
 	struct fors_assign_info *info;
@@ -184,6 +189,58 @@ static void remember(struct assigner *a, const struct fors_xfer *x)
 }
 
 /*
+ * The planes x may take when its pair can take no new one: its offsets'
+ * planes live at both leaves, ascending, in *out; their number.
+ */
+static uint32_t offset_planes(const struct assigner *a,
+			      const struct fors_xfer *x, uint32_t ls,
+			      uint32_t ld, int tight, uint32_t *out)
+{
+	const int16_t *o = offsets_of(a, ls, x->dst);
+	uint32_t j, i, n = 0, free = 0;
+
+	for (j = 0; j < a->om->k; j++)
+		free += o[j] < 0;
+	if (free && (!tight || free == a->om->k))
+		return UINT32_MAX;
+	for (j = 0; j < a->om->k; j++) {
+		uint32_t p = (uint32_t)o[j];
+
+		if (o[j] < 0 || !fors_plane_live(a->fb, ls, p) ||
+		    !fors_plane_live(a->fb, ld, p))
+			continue;
+		for (i = n++; i > 0 && out[i - 1] > p; i--)
+			out[i] = out[i - 1];
+		out[i] = p;
+	}
+	return n;
+}
+
+/*
+ * The colours of x in sub-phase sub appended to a->list from len on, in
+ * the order of the planes: its offsets' planes when its pair can take no
+ * other (most transfers once the map fills: q allowed() calls each would
+ * cost a large fabric most of its routing), else every plane allowed.
+ */
+static uint32_t colours(struct assigner *a, const struct fors_xfer *x,
+			uint32_t sub, int tight, uint32_t len)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
+	uint32_t own[FORS_MAX_OFFSETS], n = UINT32_MAX, pl;
+
+	if (a->om && a->om->k <= FORS_MAX_OFFSETS)
+		n = offset_planes(a, x, ls, ld, tight, own);
+	for (pl = 0; n != UINT32_MAX && pl < n; pl++)
+		a->list[len++] = (int)(sub * fb->q + own[pl]);
+	for (pl = 0; n == UINT32_MAX && pl < fb->q; pl++)
+		if (fors_plane_live(fb, ls, pl) && fors_plane_live(fb, ld, pl) &&
+		    allowed(a, ls, x->dst, pl, tight))
+			a->list[len++] = (int)(sub * fb->q + pl);
+	return len;
+}
+
+/*
  * With fewer offsets than planes the offsets are chosen greedily, so the
  * solver cannot prove a split necessary: short budgets, the tight attempt
  * only a repair, keep a phase the map has made hard from costing seconds.
@@ -209,7 +266,7 @@ static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 {
 	const struct fors_fabric *fb = a->fb;
 	struct lec_problem lp;
-	uint32_t i, pl, sub, len = 0;
+	uint32_t i, sub, len = 0;
 	size_t need = (size_t)n * k * fb->q + 1;
 	int r;
 
@@ -229,11 +286,7 @@ static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 		a->right[i] = (int)ld;
 		a->lstart[i] = (int)len;
 		for (sub = 0; sub < k; sub++)
-			for (pl = 0; pl < fb->q; pl++)
-				if (fors_plane_live(fb, ls, pl) &&
-				    fors_plane_live(fb, ld, pl) &&
-				    allowed(a, ls, x->dst, pl, tight))
-					a->list[len++] = (int)(sub * fb->q + pl);
+			len = colours(a, x, sub, tight, len);
 		a->colour[i] = k == 1 ? hint(a, x, ls, ld) : -1;
 	}
 	a->lstart[n] = (int)len;
@@ -368,15 +421,35 @@ static int split(struct assigner *a, uint32_t n, uint32_t *k)
 	}
 }
 
-static int by_key(const void *x, const void *y, void *arg)
+/* The leaf of transfer t's source (side 1) or destination (side 0). */
+static uint32_t pend_leaf(const struct assigner *a, uint32_t t, int side)
 {
-	const struct assigner *a = arg;
-	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-	const struct fors_xfer *u = &a->ph[i], *v = &a->ph[j];
-	uint32_t ku = leaf_of(a, u->src) * a->fb->m1 + leaf_of(a, u->dst);
-	uint32_t kv = leaf_of(a, v->src) * a->fb->m1 + leaf_of(a, v->dst);
+	const struct fors_xfer *x = &a->ph[t];
 
-	return ku != kv ? (ku < kv ? -1 : 1) : (i < j ? -1 : i > j);
+	return leaf_of(a, side ? x->src : x->dst);
+}
+
+/*
+ * pend, which comes in transfer order, by leaf pair and then transfer:
+ * two stable counting passes, by destination leaf, then by source leaf.
+ */
+static void by_pair(struct assigner *a, uint32_t n)
+{
+	uint32_t *from = a->pend, *to = a->tmp, *c = a->count, *sw, i, l;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		memset(c, 0, sizeof(uint32_t) * (a->fb->m1 + 1));
+		for (i = 0; i < n; i++)
+			c[pend_leaf(a, from[i], side) + 1]++;
+		for (l = 0; l < a->fb->m1; l++)
+			c[l + 1] += c[l];
+		for (i = 0; i < n; i++)
+			to[c[pend_leaf(a, from[i], side)]++] = from[i];
+		sw = from;
+		from = to;
+		to = sw;
+	}
 }
 
 /*
@@ -389,7 +462,7 @@ static uint64_t sort_pending(struct assigner *a, uint32_t n)
 	uint64_t h = 1469598103934665603ull;
 	uint32_t i;
 
-	qsort_r(a->pend, n, sizeof(uint32_t), by_key, a);
+	by_pair(a, n);
 	for (i = 0; i < n; i++) {
 		const struct fors_xfer *x = &a->ph[a->pend[i]];
 
@@ -565,13 +638,15 @@ static int setup(struct assigner *a)
 	a->pend = malloc(sizeof(uint32_t) * (m + 1));
 	a->sub = malloc(sizeof(uint32_t) * (m + 1));
 	a->key = malloc(sizeof(uint32_t) * (m + 1));
+	a->tmp = malloc(sizeof(uint32_t) * (m + 1));
+	a->count = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	a->left = malloc(sizeof(int) * (m + 1));
 	a->right = malloc(sizeof(int) * (m + 1));
 	a->lstart = malloc(sizeof(int) * (m + 1));
 	a->colour = malloc(sizeof(int) * (m + 1));
 	if (fors_split_init(&a->out, a->s) || !a->ph || !a->order || !a->rank ||
 	    !a->pend ||
-	    !a->sub || !a->key || !a->left || !a->right || !a->lstart || !a->colour)
+	    !a->sub || !a->key || !a->tmp || !a->count || !a->left || !a->right || !a->lstart || !a->colour)
 		return FORS_ENOMEM;
 	for (p = 0; p < fb->q; p++)
 		if (!fb->impacted[p])
@@ -610,6 +685,8 @@ static void cleanup(struct assigner *a)
 	}
 	free(a->memo);
 	free(a->key);
+	free(a->tmp);
+	free(a->count);
 	free(a->order);
 	free(a->rank);
 	fors_split_free(&a->out);
