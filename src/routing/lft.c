@@ -34,6 +34,8 @@ struct lft_build {
 	uint32_t nleaf;		/* switches 0..nleaf-1 are leaves */
 	struct fors_updown ud;
 	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
+	uint32_t *dplane;	/* [nspines]: the LID being routed's plane on
+				   each spine by the first leaf's map, NONE */
 	const struct fors_offmap *om;	/* NULL: offset j is plane designated + j */
 	struct fors_error *err;
 };
@@ -384,22 +386,23 @@ static void set_data(struct fors_lfts *lf, uint32_t sw, uint32_t lid,
 }
 
 /*
- * The plane of offset j of h that some leaf's map puts on spine s, or the
- * nominal plane: with parallel cables, the cable the spine takes down.
+ * For every spine, the plane of offset j of h that the first leaf's map
+ * puts on it, or NONE (the nominal plane goes down then): with parallel
+ * cables, the cable the spine takes down. One pass over the leaves.
  */
-static uint32_t down_plane(const struct lft_build *b, uint32_t h, uint32_t j,
-			   uint32_t s, uint32_t nominal)
+static void down_planes(const struct lft_build *b, uint32_t h, uint32_t j)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t l;
+	uint32_t l, *d = b->dplane;
 
+	for (l = 0; l < fb->nspines; l++)
+		d[l] = NONE;
 	for (l = 0; b->om && l < fb->m1; l++) {
 		int16_t p = b->om->plane[((size_t)l * fb->nhosts + h) * b->om->k + j];
 
-		if (p >= 0 && fb->plane_spine[p] == s)
-			return (uint32_t)p;
+		if (p >= 0 && d[fb->plane_spine[p]] == NONE)
+			d[fb->plane_spine[p]] = (uint32_t)p;
 	}
-	return nominal;
 }
 
 /* The leaves' data paths, and spines with a cable to the host's leaf. */
@@ -429,12 +432,14 @@ static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 			b->pinned[sw] = 1;
 		}
 	}
+	down_planes(b, h, j);
 	for (s = 0; s < fb->nspines; s++) {
 		uint32_t k;
 
 		if (fb->spine[s] == FORS_NO_PEER)
 			continue;
-		k = down_port(fb, s, lh, down_plane(b, h, j, s, nominal));
+		k = down_port(fb, s, lh, b->dplane[s] != NONE ? b->dplane[s] :
+				      nominal);
 		if (k != FORS_NO_PORT) {
 			set_data(lf, (uint32_t)b->swi[fb->spine[s]], lid, k);
 			b->pinned[b->swi[fb->spine[s]]] = 1;
@@ -545,7 +550,9 @@ static int fill(struct lft_build *b)
 			   sizeof(uint16_t));
 	b->load = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
 	b->pinned = malloc(lf->nsw + 1);
-	if (!lf->port || !lf->data || !b->rplane || !b->load || !b->pinned)
+	b->dplane = malloc(sizeof(uint32_t) * (fb->nspines + 1));
+	if (!lf->port || !lf->data || !b->rplane || !b->load || !b->pinned ||
+	    !b->dplane)
 		return FORS_ENOMEM;
 	memset(b->rplane, 0xff, ((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
 	       sizeof(uint16_t));
@@ -635,6 +642,7 @@ int fors_lfts_build(const struct fors_topology *live,
 	free(b.rplane);
 	free(b.load);
 	free(b.pinned);
+	free(b.dplane);
 	if (r == FORS_ENOMEM)
 		goto nomem;
 	if (r) {

@@ -93,26 +93,42 @@ static const char *desc(const struct checker *c, uint32_t node)
 	return c->t->nodes[node].desc;
 }
 
+/* Port k of CA node n is schedule host x. */
+static int is_host(const struct fors_node *n, uint32_t k,
+		   const struct fors_host *x)
+{
+	return x->guid ? n->ports[k].guid == x->guid :
+	       k == x->port && (!strcmp(n->desc, x->desc) ||
+				!strcmp(n->id, x->desc));
+}
+
+/*
+ * Every schedule host's CA port. The search for each starts where the last
+ * one was found: hosts and nodes mostly come in the same order, and a
+ * search from the first node for each of thousands of hosts costs more
+ * than the rest of the check.
+ */
 static int map_hosts(struct checker *c)
 {
 	const struct fors_topology *t = c->t;
 	const struct fors_schedule *s = c->s;
-	uint32_t h, i, k;
+	uint32_t h, i, j, k, at = 0;
 
 	for (h = 0; h < s->nhosts; h++) {
 		const struct fors_host *x = &s->hosts[h];
 		int found = 0;
 
-		for (i = 0; i < t->nnodes && !found; i++) {
-			const struct fors_node *n = &t->nodes[i];
+		for (j = 0; j < t->nnodes && !found; j++) {
+			const struct fors_node *n;
 
+			i = (at + j) % t->nnodes;
+			n = &t->nodes[i];
 			for (k = 1; n->type == FORS_CA && k <= n->nports && !found; k++) {
-				found = x->guid ? n->ports[k].guid == x->guid :
-					k == x->port && (!strcmp(n->desc, x->desc) ||
-							 !strcmp(n->id, x->desc));
+				found = is_host(n, k, x);
 				if (found) {
 					c->hnode[x->sid] = i;
 					c->hport[x->sid] = k;
+					at = i;
 				}
 			}
 		}
