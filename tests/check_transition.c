@@ -423,6 +423,44 @@ START_TEST(verify_refuses_mix)
 }
 END_TEST
 
+/*
+ * The union of old and new tables is new itself only when old routes
+ * nothing new does not, switch for switch: a fabric's first (empty)
+ * tables, the same tables again; not another entry, not another order.
+ */
+START_TEST(union_is_new)
+{
+	struct fors_lft_dump *old, *new, *empty;
+	struct fors_lft_switch sw;
+	struct fors_error err;
+	char path[256];
+	uint32_t i, lid;
+
+	ck_assert_int_eq(fors_lft_dump_read_file(data_path("transition-old.dump", path, sizeof(path)), &old, &err), 0);
+	ck_assert_int_eq(fors_lft_dump_read_file(data_path("transition-new.dump", path, sizeof(path)), &new, &err), 0);
+	empty = copy(new);
+	for (i = 0; i < empty->nsw; i++)
+		memset(empty->sw[i].port, FORS_NO_PORT, empty->sw[i].maxlid + 1);
+	ck_assert_int_eq(fors_union_is_new(empty, new), 1);
+	ck_assert_int_eq(fors_union_is_new(new, new), 1);
+	ck_assert_int_eq(fors_union_is_new(old, new), 0);
+	for (lid = 0; lid <= empty->sw[1].maxlid; lid++)
+		if (new->sw[1].port[lid] != FORS_NO_PORT) {
+			empty->sw[1].port[lid] = (uint8_t)(new->sw[1].port[lid] + 1);
+			break;
+		}
+	ck_assert_int_eq(fors_union_is_new(empty, new), 0);
+	empty->sw[1].port[lid] = new->sw[1].port[lid];
+	sw = empty->sw[0];
+	empty->sw[0] = empty->sw[1];
+	empty->sw[1] = sw;
+	ck_assert_int_eq(fors_union_is_new(empty, new), 0);
+	fors_lft_dump_free(old);
+	fors_lft_dump_free(new);
+	fors_lft_dump_free(empty);
+}
+END_TEST
+
 /* One group of seeded sequences, its tally printed and added to all. */
 static void group(int g, struct tally *all)
 {
@@ -467,6 +505,7 @@ int main(void)
 	TCase *tc = tcase_create("sequences");
 
 	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, union_is_new);
 	tcase_add_test(tc, one_cut_staged);
 	tcase_add_test(tc, verify_refuses_mix);
 	tcase_add_test(tc, event_sequences);

@@ -200,6 +200,10 @@ int fors_sweep_stage(struct fors_sweep_state *st, struct fors_sweep *sw,
 	if (!held)
 		return 0;
 	e = fors_lfts_dump(sw->route->lfts, sw->live, &full, err);
+	if (!e && fors_union_is_new(held, full)) {
+		fors_lft_dump_free(full);
+		return 0;
+	}
 	if (!e)
 		e = fors_lfts_dump(sw->route->lfts, sw->live, &d, err);
 	/* d becomes the stage, full stays the new tables */
@@ -261,7 +265,7 @@ static int check_union(const struct fors_sweep_state *st,
 	struct fors_union_report u;
 	int e;
 
-	if (!sw->held || sw->stage.held_loop)
+	if (!sw->held || sw->stage.held_loop || fors_union_is_new(sw->held, d))
 		return 0;
 	e = fors_check_union(sw->live, sw->held, d, &u, err);
 	if (e != FORS_EVERIFY)

@@ -3,7 +3,6 @@
  * What the schedule promises, checked on the real thing: packets follow the
  * switches' LFTs hop by hop, as a switch would forward them.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,12 +10,11 @@
 #include "verify/mftree.h"
 #include "routing/lft.h"
 #include "schedule/bound.h"
+#include "sys/threads.h"
 #include "verify/deps.h"
+#include "verify/follow.h"
 #include "verify/verify.h"
 #include "verify/walk.h"
-
-/* The links of a leaf-spine-leaf route from its first switch to a CA. */
-#define FORS_LEG_LINKS 3
 
 struct checker {
 	const struct fors_topology *t;
@@ -28,9 +26,6 @@ struct checker {
 	uint8_t *leaf;		/* per node: switch with a CA port */
 	struct fors_deps g;	/* channels (directed links) and their
 				   dependencies */
-	uint32_t *stamp;	/* per link: phase + 1 of last use */
-	uint32_t *load;		/* per link: uses in that phase */
-	size_t *user;		/* per link: transfer that used it first */
 	uint32_t *hnode, *hport;	/* per schedule host: CA node, port */
 	uint32_t *from;		/* linked switches with a table */
 	uint32_t nfrom;
@@ -43,28 +38,9 @@ struct checker {
 	uint8_t *outs;		/* per channel of a switch: some LID uses it */
 	uint32_t *kout;		/* per node: its port in the current walk */
 	uint32_t *path;		/* [nnodes]: switches of one walk */
-	uint32_t *legat;	/* [nsw * legw]: LEG_NONE, LEG_WALK, or the
-				   leg of (table row, DLID) in legs + 1 */
-	uint32_t legw;		/* DLIDs per row: the largest maxlid + 1 */
-	struct leg *legs;	/* the legs followed so far */
-	uint32_t nlegs, legcap;
 	struct fors_error *err;
 };
 
-/*
- * A switch's route to a DLID as far as a CA, followed once and replayed
- * for every transfer from that switch to that DLID: its links, where it
- * ends, whether it is leaf-spine-leaf. Routes that fail or run longer are
- * walked each time, so every message is the walk's own.
- */
-struct leg {
-	uint32_t chan[FORS_LEG_LINKS];
-	uint32_t node, port;	/* the CA port it ends at */
-	uint8_t n;		/* links in chan */
-	uint8_t updown;
-};
-
-enum { LEG_NONE = 0, LEG_WALK = UINT32_MAX };
 
 /* The destination behind a LID: a CA port, or a switch (port 0). */
 struct owner {
@@ -73,20 +49,7 @@ struct owner {
 	int32_t host;		/* schedule host, -1 */
 };
 
-static void keep(struct checker *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void keep(struct checker *c, const char *fmt, ...)
-{
-	struct fors_check_report *r = c->rep;
-	va_list ap;
-
-	if (r->nkept == FORS_CHECK_KEEP)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->kept[r->nkept++], sizeof(r->kept[0]), fmt, ap);
-	va_end(ap);
-}
+#define keep(c, ...) fors_report_keep((c)->rep, __VA_ARGS__)
 
 static const char *desc(const struct checker *c, uint32_t node)
 {
@@ -139,169 +102,6 @@ static int map_hosts(struct checker *c)
 		}
 	}
 	return 0;
-}
-
-struct use_arg {
-	struct checker *c;
-	uint32_t phase;
-	size_t xfer;
-};
-
-/* Channel id carries the transfer of u in its phase. */
-static void use_chan(const struct use_arg *u, uint32_t id)
-{
-	struct checker *c = u->c;
-	uint32_t node, port;
-
-	if (c->stamp[id] != u->phase + 1) {
-		c->stamp[id] = u->phase + 1;
-		c->load[id] = 1;
-		c->user[id] = u->xfer;
-		return;
-	}
-	c->load[id]++;
-	if (c->load[id] > c->rep->max_load)
-		c->rep->max_load = c->load[id];
-	if (c->load[id] == 2) {
-		const struct fors_xfer *a = &c->s->xfers[c->user[id]];
-		const struct fors_xfer *b = &c->s->xfers[u->xfer];
-
-		node = c->g.cnode[id];
-		port = id - c->g.pbase[node];
-		c->rep->shared++;
-		keep(c, "phase %u: link \"%s\"[%u] -> \"%s\" carries %u -> %u and %u -> %u",
-		     u->phase, desc(c, node), port,
-		     desc(c, c->t->nodes[node].ports[port].peer), a->src,
-		     a->dst, b->src, b->dst);
-	}
-}
-
-static void use_link(void *arg, uint32_t node, uint32_t port)
-{
-	const struct use_arg *u = arg;
-
-	use_chan(u, u->c->g.pbase[node] + port);
-}
-
-static int updown(const struct checker *c, const struct fors_hop *h)
-{
-	if (h->nsw == 1)
-		return c->leaf[h->sw[0]];
-	return h->nsw == 3 && c->leaf[h->sw[0]] && !c->leaf[h->sw[1]] &&
-	       c->leaf[h->sw[2]];
-}
-
-struct leg_arg {
-	const struct checker *c;
-	struct leg *l;
-};
-
-/* Walk callback: a link of the leg being followed, while it has room. */
-static void add_link(void *arg, uint32_t node, uint32_t port)
-{
-	struct leg_arg *a = arg;
-
-	if (a->l->n < FORS_LEG_LINKS)
-		a->l->chan[a->l->n] = a->c->g.pbase[node] + port;
-	if (a->l->n <= FORS_LEG_LINKS)
-		a->l->n++;
-}
-
-/* The route from switch x to lid followed: its entry in c->legat. */
-static uint32_t new_leg(struct checker *c, uint32_t x, uint32_t lid)
-{
-	struct leg l = { .n = 0 };
-	struct leg_arg a = { c, &l };
-	struct fors_hop h;
-
-	fors_walk_forward(&c->w, x, lid, &h, add_link, &a);
-	if (h.fail || l.n > FORS_LEG_LINKS)
-		return LEG_WALK;
-	if (c->nlegs == c->legcap) {
-		uint32_t cap = c->legcap ? 2 * c->legcap : 1024;
-		struct leg *m = realloc(c->legs, sizeof(*m) * cap);
-
-		if (!m)
-			return LEG_WALK;	/* walked each time instead */
-		c->legs = m;
-		c->legcap = cap;
-	}
-	l.node = h.node;
-	l.port = h.port;
-	l.updown = (uint8_t)updown(c, &h);
-	c->legs[c->nlegs++] = l;
-	return c->nlegs;
-}
-
-/* The leg from switch x to lid, NULL when it must be walked. */
-static const struct leg *leg(struct checker *c, uint32_t x, uint32_t lid)
-{
-	uint32_t *at;
-
-	if (c->table[x] < 0 || lid >= c->legw)
-		return NULL;
-	at = &c->legat[(size_t)c->table[x] * c->legw + lid];
-	if (*at == LEG_NONE)
-		*at = new_leg(c, x, lid);
-	return *at == LEG_WALK ? NULL : &c->legs[*at - 1];
-}
-
-/* The transfer's route walked hop by hop, and judged. */
-static void walk(struct checker *c, const struct fors_xfer *x,
-		 const struct fors_port *sp, struct use_arg *u)
-{
-	struct fors_hop h;
-
-	fors_walk_forward(&c->w, sp->peer, (uint32_t)x->dlid, &h, use_link, u);
-	if (!h.fail && (h.node != c->hnode[x->dst] ||
-			h.port != c->hport[x->dst]))
-		h.fail = "is delivered to the wrong port";
-	if (h.fail) {
-		c->rep->undelivered++;
-		keep(c, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", u->phase,
-		     x->src, x->dst, x->dlid, h.fail, desc(c, h.node));
-	} else if (!updown(c, &h)) {
-		c->rep->not_updown++;
-		keep(c, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
-		     u->phase, x->src, x->dst, x->dlid, h.nsw);
-	}
-}
-
-static void follow(struct checker *c, uint32_t p, size_t i)
-{
-	const struct fors_xfer *x = &c->s->xfers[i];
-	const struct fors_port *sp;
-	struct use_arg u = { c, p, i };
-	const struct leg *l;
-	uint32_t j;
-
-	c->rep->transfers++;
-	if (c->hnode[x->src] == UINT32_MAX || c->hnode[x->dst] == UINT32_MAX) {
-		c->rep->undelivered++;
-		keep(c, "phase %u: %u -> %u: a host without a host line", p,
-		     x->src, x->dst);
-		return;
-	}
-	sp = &c->t->nodes[c->hnode[x->src]].ports[c->hport[x->src]];
-	if (sp->peer == FORS_NO_PEER) {
-		c->rep->undelivered++;
-		keep(c, "phase %u: %u -> %u: the source port is down", p,
-		     x->src, x->dst);
-		return;
-	}
-	use_link(&u, c->hnode[x->src], c->hport[x->src]);
-	l = leg(c, sp->peer, (uint32_t)x->dlid);
-	if (!l || l->node != c->hnode[x->dst] || l->port != c->hport[x->dst]) {
-		walk(c, x, sp, &u);
-		return;
-	}
-	for (j = 0; j < l->n; j++)
-		use_chan(&u, l->chan[j]);
-	if (!l->updown) {
-		c->rep->not_updown++;
-		keep(c, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
-		     p, x->src, x->dst, x->dlid, l->n);
-	}
 }
 
 static int linked(const struct fors_node *n)
@@ -593,9 +393,6 @@ static int setup(struct checker *c)
 				c->leaf[i] = 1;
 	}
 	n = c->g.nchan;
-	c->stamp = calloc(n + 1, sizeof(uint32_t));
-	c->load = calloc(n + 1, sizeof(uint32_t));
-	c->user = calloc(n + 1, sizeof(size_t));
 	c->outs = calloc(n + 1, 1);
 	c->seen = calloc(t->nnodes + 1, sizeof(uint32_t));
 	c->verdict = calloc(t->nnodes + 1, 1);
@@ -603,7 +400,7 @@ static int setup(struct checker *c)
 	c->kout = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	c->path = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	c->comp = malloc(sizeof(uint32_t) * (t->nnodes + 1));
-	if (!c->stamp || !c->load || !c->user || !c->outs || !c->seen ||
+	if (!c->outs || !c->seen ||
 	    !c->verdict || !c->from || !c->kout || !c->path || !c->comp)
 		return FORS_ENOMEM;
 	components(c);
@@ -612,14 +409,48 @@ static int setup(struct checker *c)
 			c->from[c->nfrom++] = i;
 	if (!c->s)
 		return 0;
-	for (i = 0; i < c->d->nsw; i++)
-		if (c->d->sw[i].maxlid >= c->legw)
-			c->legw = c->d->sw[i].maxlid + 1;
-	c->legat = calloc((size_t)c->d->nsw * c->legw + 1, sizeof(uint32_t));
-	if (!c->legat)
-		return FORS_ENOMEM;
 	r = map_hosts(c);
 	return r ? r : host_leaves(c);
+}
+
+/* The schedule's own rules, checked while its transfers are followed. */
+struct rules {
+	const struct fors_schedule *s;
+	struct fors_error err;
+	int r;
+};
+
+static void *check_rules(void *arg)
+{
+	struct rules *j = arg;
+
+	j->r = fors_schedule_verify(j->s, &j->err);
+	return NULL;
+}
+
+/*
+ * The schedule's rules on a thread of their own, every transfer followed
+ * (verify/follow.c) meanwhile; their messages in that order.
+ */
+static int follow(struct checker *c)
+{
+	const struct fors_follow_in in = { c->s, &c->w, &c->g, c->d, c->hnode,
+					   c->hport, c->leaf };
+	struct rules j = { .s = c->s };
+	struct fors_check_report fr = { 0 };
+	struct fors_thread *th = NULL;
+	int r;
+
+	if (fors_thread_start(check_rules, &j, &th))
+		check_rules(&j);
+	r = fors_follow(&in, &fr);
+	fors_thread_join(th);
+	if (j.r) {
+		c->rep->schedule = 1;
+		keep(c, "%s", j.err.msg);
+	}
+	fors_follow_add(c->rep, &fr);
+	return r;
 }
 
 static int usable(struct checker *c)
@@ -646,9 +477,6 @@ static void release(struct checker *c)
 	fors_walk_free(&c->w);
 	free(c->leaf);
 	fors_deps_free(&c->g);
-	free(c->stamp);
-	free(c->load);
-	free(c->user);
 	free(c->hnode);
 	free(c->hport);
 	free(c->from);
@@ -659,8 +487,6 @@ static void release(struct checker *c)
 	free(c->kout);
 	free(c->path);
 	free(c->comp);
-	free(c->legat);
-	free(c->legs);
 }
 
 /* The base LID of every CA port that owns LIDs: mFtree, from the tables. */
@@ -812,8 +638,7 @@ int fors_check_routes(const struct fors_topology *t,
 		      struct fors_check_report *rep, struct fors_error *err)
 {
 	struct checker c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
-	struct fors_error verr;
-	uint32_t p, top = 0;
+	uint32_t top = 0;
 	size_t i;
 	int r;
 
@@ -826,13 +651,8 @@ int fors_check_routes(const struct fors_topology *t,
 	r = usable(&c);
 	if (!r)
 		r = setup(&c);
-	if (!r && fors_schedule_verify(s, &verr)) {
-		rep->schedule = 1;
-		keep(&c, "%s", verr.msg);
-	}
-	for (p = 0; !r && p < s->nphases; p++)
-		for (i = s->start[p]; i < s->start[p + 1]; i++)
-			follow(&c, p, i);
+	if (!r)
+		r = follow(&c);
 	for (i = 0; !r && i < s->nhosts; i++)
 		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
 			top = s->hosts[i].lid + (1u << s->lmc) - 1;

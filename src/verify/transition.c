@@ -232,3 +232,32 @@ int fors_check_union(const struct fors_topology *t,
 	}
 	return rep->loop || rep->fwd_lids ? FORS_EVERIFY : FORS_OK;
 }
+
+/* Switch i of both dumps is one switch: by GUID, else by description. */
+static int same_switch(const struct fors_lft_switch *a,
+		       const struct fors_lft_switch *b)
+{
+	if (a->guid && b->guid)
+		return a->guid == b->guid;
+	return a->desc && b->desc && !strcmp(a->desc, b->desc);
+}
+
+int fors_union_is_new(const struct fors_lft_dump *old,
+		      const struct fors_lft_dump *new)
+{
+	uint32_t i, lid;
+
+	if (old->nsw != new->nsw)
+		return 0;
+	for (i = 0; i < old->nsw; i++) {
+		const struct fors_lft_switch *a = &old->sw[i], *b = &new->sw[i];
+
+		if (!same_switch(a, b))
+			return 0;
+		for (lid = 0; lid <= a->maxlid; lid++)
+			if (a->port[lid] != FORS_NO_PORT &&
+			    (lid > b->maxlid || a->port[lid] != b->port[lid]))
+				return 0;
+	}
+	return 1;
+}

@@ -21,6 +21,15 @@ struct fors_union_report {
 };
 
 /*
+ * 1 when the union of old and new is new itself: the same switches in the
+ * same order, and every entry old routes, new routes the same way (a
+ * fabric's first tables, or a sweep that changes none). The union then
+ * has new's credit loops and circles, which checking new finds.
+ */
+int fors_union_is_new(const struct fors_lft_dump *old,
+		      const struct fors_lft_dump *new);
+
+/*
  * While a subnet manager sends new tables, block by block and switch by
  * switch, every switch may forward any LID by its old entry or by its new
  * one (issue 31, doc/routing.md). The union of old and new over t: the
