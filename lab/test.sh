@@ -6,7 +6,8 @@
 # against the fors-routed subnet; a bad configuration file, named through
 # event_plugin_options; LMC 1 for 8 planes; a fabric fors declines (OpenSM falls back to
 # minhop); parallel cables at LMC 0; a control: minhop's credit loop after a cut, which fors check
-# must find; the ILP cache consulted and refused; Aggregation Nodes. LAB_VALGRIND=1 runs
+# must find; the ILP cache consulted and refused; Aggregation Nodes; an
+# NDR-shaped fabric under ibsim limits from LAB_IBSIM_OPTS. LAB_VALGRIND=1 runs
 # OpenSM under valgrind memcheck and fails on any error in fors's code.
 # LAB_ONLY=FUNCTION runs one test (ilp_cache, flapping, ...).
 set -u
@@ -220,6 +221,36 @@ ndr_cabled() {
 		ok "ndr-cabled: LMC 0 for 32 planes of parallel cables, no split, Aggregation Nodes and spine hosts reached"
 	else
 		ko "ndr-cabled: see $lab_dir/osm.log"
+	fi
+	lab_stop
+}
+
+# An NDR-shaped fabric (as many spines as hosts on a leaf) under ibsim
+# limits given through LAB_IBSIM_OPTS, as FT(2;32,64) needs them
+# (lab/bench-ndr.sh): FT(2;16,16) with 16 spines under limits below ibsim's
+# defaults that still fit its 288 nodes, so ibsim must have taken them; fors
+# routes it healthy and with the bench's cut (L05-S07), each verified.
+ndr_limits() {
+	name=ndr-limits
+	lab_init "${LAB_DIR:-lab-out}/ndr-limits"
+	"$FORS" netgen --hosts-per-leaf 16 --leaves 16 --spines 16 >"$lab_dir/net" ||
+		lab_die "netgen failed"
+	LAB_IBSIM_OPTS="-N 300 -S 40 -P 2000" lab_ibsim "$lab_dir/net"
+	if grep -q '^MaxNetNodes *= 300$' "$lab_dir/ibsim.log" &&
+	   grep -q '^MaxNetSwitches *= 40$' "$lab_dir/ibsim.log" &&
+	   grep -q '^MaxNetPorts *= 2000$' "$lab_dir/ibsim.log"; then
+		ok "ndr-limits: ibsim runs with LAB_IBSIM_OPTS' limits (300 nodes, 40 switches, 2000 ports)"
+	else
+		ko "ndr-limits: ibsim's limits are not LAB_IBSIM_OPTS': see $lab_dir/ibsim.log"
+	fi
+	lab_opensm "$(lab_first_host)" fors 2
+	state healthy
+	state cut "Unlink \"L05\"[$(leaf_port 16 7)]"
+	if grep -q 'fors: routed FT(2;16,16) lmc 2: f 0, m 0,' "$lab_dir/osm.log" &&
+	   grep -q 'fors: routed FT(2;16,16) lmc 2: f 1, m 1,' "$lab_dir/osm.log"; then
+		ok "ndr-limits: fors routed FT(2;16,16) healthy and with L05-S07 cut"
+	else
+		ko "ndr-limits: no fors routing of FT(2;16,16) healthy and cut: see $lab_dir/osm.log"
 	fi
 	lab_stop
 }
@@ -471,6 +502,7 @@ else
 	aggregation
 	participants
 	ndr_cabled
+	ndr_limits
 fi
 echo "lab: $fails failure(s)"
 [ $fails -eq 0 ]
