@@ -36,6 +36,9 @@ struct memo {
 struct assigner {
 	const struct fors_fabric *fb;
 	const struct fors_schedule *s;	/* the input, left as it is */
+	struct fors_schedule *take;	/* or the input whose transfers the
+					   output takes, NULL */
+	const struct fors_xfer *inx;	/* the input's transfers */
 	struct fors_xfer *ph;	/* the phase being placed, planes set here */
 	struct inter in;
 	uint32_t *order;	/* planes, unimpacted first */
@@ -599,7 +602,7 @@ static int phase(struct assigner *a, uint32_t p)
 	int r;
 
 	ranks(a, p);
-	memcpy(a->ph, &s->xfers[s->start[p]], sizeof(*a->ph) * len);
+	memcpy(a->ph, &a->inx[s->start[p]], sizeof(*a->ph) * len);
 	for (i = 0; i < len; i++) {
 		struct fors_xfer *x = &a->ph[i];
 
@@ -613,7 +616,7 @@ static int phase(struct assigner *a, uint32_t p)
 		}
 		a->pend[n++] = i;
 	}
-	if (n && !given(a, &s->xfers[s->start[p]], n)) {
+	if (n && !given(a, &a->inx[s->start[p]], n)) {
 		r = solve(a, n, &k);
 		if (r)
 			return r;
@@ -644,7 +647,10 @@ static int setup(struct assigner *a)
 	a->right = malloc(sizeof(int) * (m + 1));
 	a->lstart = malloc(sizeof(int) * (m + 1));
 	a->colour = malloc(sizeof(int) * (m + 1));
-	if (fors_split_init(&a->out, a->s) || !a->ph || !a->order || !a->rank ||
+	a->inx = a->s->xfers;
+	if ((a->take ? fors_split_init_over(&a->out, a->take) :
+		       fors_split_init(&a->out, a->s)) ||
+	    !a->ph || !a->order || !a->rank ||
 	    !a->pend ||
 	    !a->sub || !a->key || !a->tmp || !a->count || !a->left || !a->right || !a->lstart || !a->colour)
 		return FORS_ENOMEM;
@@ -774,12 +780,12 @@ int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
 	return -1;
 }
 
-int fors_assign_narrow(const struct fors_fabric *fb,
-		       const struct fors_schedule *s, uint32_t k,
-		       struct fors_schedule **out, struct fors_offmap **om,
-		       struct fors_assign_info *info, struct fors_error *err)
+int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
+		       uint32_t k, struct fors_schedule **out,
+		       struct fors_offmap **om, struct fors_assign_info *info,
+		       struct fors_error *err)
 {
-	struct assigner a = { .fb = fb, .info = info };
+	struct assigner a = { .fb = fb, .info = info, .take = s };
 	size_t n = (size_t)fb->m1 * fb->nhosts * k;
 	int r;
 

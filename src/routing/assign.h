@@ -57,11 +57,14 @@ int fors_assign_planes(const struct fors_fabric *fb,
 /*
  * The same with k < q offsets per host: from each leaf, the transfers to
  * one host use at most k planes, listed in *om. A phase that cannot be
- * coloured within them is split as above.
+ * coloured within them is split as above. *out is built over s's own
+ * transfers, which it takes: at 2,048 hosts a second copy of four million
+ * transfers would be the subnet manager's largest allocation. Free s
+ * afterwards; its transfers are gone.
  */
-int fors_assign_narrow(const struct fors_fabric *fb,
-		       const struct fors_schedule *s, uint32_t k,
-		       struct fors_schedule **out, struct fors_offmap **om,
-		       struct fors_assign_info *info, struct fors_error *err);
+int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
+		       uint32_t k, struct fors_schedule **out,
+		       struct fors_offmap **om, struct fors_assign_info *info,
+		       struct fors_error *err);
 
 #endif

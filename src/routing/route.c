@@ -106,25 +106,34 @@ static int schedule(struct fors_route *r, uint8_t **present,
  * with the phases (doc/narrow-lmc.md); with parallel cables, an offset's
  * spine keeps one cable down for every leaf (routing/assign.c), which may
  * leave a transfer no plane: the refusal then names the LMC that routes.
+ * The assignment takes abs's transfers, so each larger LMC tried for the
+ * refusal gets Algorithm 1's schedule built again.
  */
-static int narrow(struct fors_route *r, const struct fors_schedule *abs,
+static int narrow(struct fors_route *r, struct fors_schedule *abs,
 		  uint32_t lmc, struct fors_schedule **planes,
 		  struct fors_error *err)
 {
 	struct fors_assign_info info = { 0 };
-	struct fors_schedule *pl;
+	struct fors_schedule *pl, *again = NULL;
 	struct fors_offmap *om;
 	struct fors_error e2;
+	uint8_t *present = NULL;
 	uint32_t l;
 	int e = fors_assign_narrow(r->fb, abs, 1u << lmc, planes, &r->om,
-				   &r->assign, err);
+				   &r->assign, err), ok = 0;
 
-	for (l = lmc + 1; e == FORS_EINVAL && l < 8 && (1u << l) < r->fb->q; l++) {
-		if (fors_assign_narrow(r->fb, abs, 1u << l, &pl, &om, &info, &e2))
-			continue;
-		fors_schedule_free(pl);
-		fors_offmap_free(om);
-		break;
+	for (l = lmc + 1; e == FORS_EINVAL && !ok && l < 8 &&
+	     (1u << l) < r->fb->q; l += !ok) {
+		if (schedule(r, &present, &again, &e2))
+			break;
+		ok = !fors_assign_narrow(r->fb, again, 1u << l, &pl, &om,
+					 &info, &e2);
+		if (ok) {
+			fors_schedule_free(pl);
+			fors_offmap_free(om);
+		}
+		fors_schedule_free(again);
+		free(present);
 	}
 	if (e == FORS_EINVAL) {
 		e2 = *err;
@@ -140,7 +149,7 @@ static int narrow(struct fors_route *r, const struct fors_schedule *abs,
  * the native solver's.
  */
 static int planes(struct fors_route *r, const struct fors_route_opts *o,
-		  const struct fors_schedule *abs, struct fors_schedule **out,
+		  struct fors_schedule *abs, struct fors_schedule **out,
 		  struct fors_error *err)
 {
 	const struct fors_planes_source *src = o->planes;
@@ -270,12 +279,13 @@ static uint32_t unplaned(const struct fors_schedule *s, uint32_t m0)
 }
 
 /*
- * The planes of s; kept in *best (with its info) when it has fewer phases.
+ * The planes of s (which may take its transfers: routing/assign.h); kept
+ * in *best (with its info) when it has fewer phases.
  * A searched schedule that cannot have fewer is not assigned at all, and
  * the assignment gives up once its splits take away the chance.
  */
 static int candidate(struct fors_route *r, const struct fors_route_opts *o,
-		     const struct fors_schedule *s, struct fors_schedule **best,
+		     struct fors_schedule *s, struct fors_schedule **best,
 		     struct fors_assign_info *info, struct fors_error *err)
 {
 	struct fors_offmap *om = r->om;	/* the best's offset map */

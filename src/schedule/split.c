@@ -22,6 +22,20 @@ int fors_split_init(struct fors_split *o, const struct fors_schedule *s)
 	return 0;
 }
 
+int fors_split_init_over(struct fors_split *o, struct fors_schedule *s)
+{
+	o->nxfers = 0;
+	o->nphases = 0;
+	o->cap = s->nphases + 16;
+	o->start = calloc(o->cap, sizeof(size_t));
+	o->xfers = NULL;
+	if (!o->start)
+		return FORS_ENOMEM;
+	o->xfers = s->xfers;
+	s->xfers = NULL;
+	return 0;
+}
+
 int fors_split_phase(struct fors_split *o, const struct fors_xfer *x,
 		     size_t n, const uint32_t *sub, uint32_t k)
 {

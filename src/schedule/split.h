@@ -22,6 +22,13 @@ struct fors_split {
 int fors_split_init(struct fors_split *o, const struct fors_schedule *s);
 
 /*
+ * The same over s's own transfers, which o takes (s is left without any):
+ * phase p's sub-phases take the place of phase p, so each must have been
+ * read before it is appended. 0, or FORS_ENOMEM (o freed, s unchanged).
+ */
+int fors_split_init_over(struct fors_split *o, struct fors_schedule *s);
+
+/*
  * Append a phase of n transfers x as k sub-phases: x[i] goes to sub-phase
  * sub[i] < k, in the order of x. 0, or FORS_ENOMEM.
  */
