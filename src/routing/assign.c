@@ -48,6 +48,9 @@ struct assigner {
 	uint32_t *pend;		/* inter-leaf transfers still to place */
 	uint32_t *sub;		/* per transfer of the phase: its sub-phase */
 	int *left, *right, *lstart, *list, *colour;
+	int *fresh;		/* per pending transfer, in hinted(): the
+				   offset its plane goes to, -1 none, -2 ask
+				   remember() */
 	uint32_t *used;		/* [2 * m1 * q]: stamp of a link's last use */
 	uint32_t stamp;
 	uint32_t *busy;		/* [2 * m1 * q]: a (leaf, plane)'s last phase
@@ -311,6 +314,45 @@ static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 }
 
 /*
+ * With one cable per leaf and spine, whether the tight attempt lets the
+ * pair (ls, sid) take plane p: it reaches p already (*j = -1), or it has
+ * no plane yet (*j = 0, the offset p goes to). Offsets fill from the
+ * first, any free one fitting (one_rank), so one pass decides.
+ */
+static int slot_fits(const struct assigner *a, uint32_t ls, uint32_t sid,
+		     uint32_t p, int *j)
+{
+	const int16_t *o = offsets_of(a, ls, sid);
+	uint32_t k;
+
+	*j = o[0] < 0 ? 0 : -1;
+	for (k = 0; k < a->om->k && o[k] >= 0; k++)
+		if ((uint32_t)o[k] == p)
+			return 1;
+	return o[0] < 0;
+}
+
+/*
+ * The first guess of pending transfer i if the tight attempt takes it, or
+ * -1; *j as slot_fits says, or -2 for remember() to find the offset.
+ */
+static int32_t tight_guess(const struct assigner *a, uint32_t i, int *j)
+{
+	const struct fors_fabric *fb = a->fb;
+	const struct fors_xfer *x = &a->ph[a->pend[i]];
+	uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
+	uint32_t p = x->dst % fb->m0 % fb->q;
+	int32_t h;
+
+	if (fb->q == fb->nspines && fors_plane_live(fb, ls, p) &&
+	    fors_plane_live(fb, ld, p) && slot_fits(a, ls, x->dst, p, j))
+		return (int32_t)p;
+	*j = -2;
+	h = hint(a, x, ls, ld);
+	return h >= 0 && allowed(a, ls, x->dst, (uint32_t)h, 1) ? h : -1;
+}
+
+/*
  * The tight attempt without the solver: when the first guesses of the n
  * pending transfers are allowed and put each plane once on every leaf's
  * way up and way down, they are the colouring the solver would keep (its
@@ -326,9 +368,9 @@ static int hinted(struct assigner *a, uint32_t n)
 	for (i = 0; i < n; i++) {
 		struct fors_xfer *x = &a->ph[a->pend[i]];
 		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
-		int32_t h = hint(a, x, ls, ld);
+		int32_t h = tight_guess(a, i, &a->fresh[i]);
 
-		if (h < 0 || !allowed(a, ls, x->dst, (uint32_t)h, 1))
+		if (h < 0)
 			return 0;
 		u = &a->busy[(size_t)ls * fb->q + (uint32_t)h];
 		d = &a->busy[((size_t)fb->m1 + ld) * fb->q + (uint32_t)h];
@@ -338,9 +380,15 @@ static int hinted(struct assigner *a, uint32_t n)
 		a->colour[i] = h;
 	}
 	for (i = 0; i < n; i++) {
-		a->ph[a->pend[i]].plane = a->colour[i];
+		struct fors_xfer *x = &a->ph[a->pend[i]];
+
+		x->plane = a->colour[i];
 		a->sub[a->pend[i]] = 0;
-		remember(a, &a->ph[a->pend[i]]);
+		if (a->fresh[i] == -2)
+			remember(a, x);
+		else if (a->fresh[i] >= 0)
+			offsets_of(a, leaf_of(a, x->src), x->dst)[a->fresh[i]] =
+				(int16_t)x->plane;
 	}
 	return 1;
 }
@@ -647,12 +695,14 @@ static int setup(struct assigner *a)
 	a->right = malloc(sizeof(int) * (m + 1));
 	a->lstart = malloc(sizeof(int) * (m + 1));
 	a->colour = malloc(sizeof(int) * (m + 1));
+	a->fresh = malloc(sizeof(int) * (m + 1));
 	a->inx = a->s->xfers;
 	if ((a->take ? fors_split_init_over(&a->out, a->take) :
 		       fors_split_init(&a->out, a->s)) ||
 	    !a->ph || !a->order || !a->rank ||
 	    !a->pend ||
-	    !a->sub || !a->key || !a->tmp || !a->count || !a->left || !a->right || !a->lstart || !a->colour)
+	    !a->sub || !a->key || !a->tmp || !a->count || !a->left || !a->right || !a->lstart || !a->colour ||
+	    !a->fresh)
 		return FORS_ENOMEM;
 	for (p = 0; p < fb->q; p++)
 		if (!fb->impacted[p])
@@ -703,6 +753,7 @@ static void cleanup(struct assigner *a)
 	free(a->right);
 	free(a->lstart);
 	free(a->colour);
+	free(a->fresh);
 	free(a->list);
 	free(a->used);
 	free(a->busy);
