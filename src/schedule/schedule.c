@@ -207,8 +207,9 @@ static void emit_phase(struct fors_schedule *s, const struct emit *em,
 	for (a = 0; p < em->in->pf && a < m0; a++) {
 		int64_t d = inter_dst(em->in, 0, a, p);
 
-		for (g = 0; d >= 0 && g < s->m1; g++)
-			em->row[g * m0 + a] = (d + (int64_t)g * m0) % hosts;
+		/* d + g * m0 wraps once at most: no division per transfer */
+		for (g = 0; d >= 0 && g < s->m1; g++, d += m0)
+			em->row[g * m0 + a] = d < hosts ? d : d - hosts;
 	}
 	for (i = em->ist[p]; i < em->ist[p + 1]; i++) {
 		uint32_t e = em->ied[i], src = e / (m0 - 1), k = e % (m0 - 1);
