@@ -20,6 +20,7 @@ int fors_deps_init(struct fors_deps *g, const struct fors_topology *t)
 		if (t->nodes[i].nports + 1 > g->width)
 			g->width = t->nodes[i].nports + 1;
 	}
+	g->pbase[t->nnodes] = n;
 	g->nchan = n;
 	g->cnode = malloc(sizeof(uint32_t) * (n + 1));
 	g->dep = calloc((size_t)n * g->width + 1, 1);

@@ -15,7 +15,8 @@
  */
 struct fors_deps {
 	const struct fors_topology *t;
-	uint32_t *pbase;	/* per node: its first channel */
+	uint32_t *pbase;	/* per node: its first channel; [nnodes]:
+				   nchan */
 	uint32_t *cnode;	/* per channel: its tail node */
 	uint32_t nchan;
 	uint32_t width;		/* most ports of a node, plus one */

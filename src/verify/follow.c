@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * Transfers followed through the tables as switches forward them, phase by
- * phase: every directed link carries at most one transfer of a phase.
- * A switch's route to a DLID is followed once and replayed for every
- * transfer that takes it (a leg), and the phases are shared between two
- * threads, each with its own link loads, legs and report, merged in phase
- * order: a 2,048-host schedule has four million transfers.
+ * phase: every directed link carries at most one transfer of a phase. A
+ * 2,048-host schedule has four million transfers, so the tables are laid
+ * out flat once (each node's table, each channel's far end) and a route
+ * of up to three links is followed through them without a call per hop;
+ * anything else is walked hop by hop (verify/walk.c), so every message is
+ * the walk's own. The phases are shared between two threads, each with
+ * its own link loads and report, merged in phase order.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,36 +17,38 @@
 #include "sys/threads.h"
 #include "verify/follow.h"
 
-/* The links of a leaf-spine-leaf route from its first switch to a CA. */
-#define LEG_LINKS 3
+/* Links of the longest route followed flat: leaf, spine, leaf, CA. */
+#define FLAT_LINKS 3
 
 /*
- * A switch's route to a DLID as far as a CA, replayed for every transfer
- * from that switch to that DLID: its links, where it ends, whether it is
- * leaf-spine-leaf. Routes that fail or run longer are walked each time, so
- * every message is the walk's own.
+ * The tables and the topology laid out for following, shared read-only:
+ * the tables by LID, so a route's three lookups share a cache line or two.
  */
-struct leg {
-	uint32_t chan[LEG_LINKS];
-	uint32_t node, port;	/* the CA port it ends at */
-	uint8_t n;		/* links in chan */
-	uint8_t updown;
+struct flat {
+	uint8_t *byl;		/* [nlid * nrow]: row r's port for a LID,
+				   FORS_NO_PORT beyond its table */
+	uint32_t nlid, nrow;
+	uint32_t *peer;		/* per channel: the node at its far end */
+	uint32_t *peer_port;	/* per channel: the port there */
+	uint8_t *ca;		/* per node: a CA */
+	uint32_t *src_chan;	/* per host slot: its port's channel */
+	uint32_t *src_sw;	/* per host slot: the switch it sends into,
+				   FORS_NO_PEER */
 };
 
-enum { LEG_NONE = 0, LEG_WALK = UINT32_MAX };
+/* A channel in the phase being followed: one cache line for all three. */
+struct use {
+	uint32_t stamp;		/* phase + 1 of last use */
+	uint32_t load;		/* uses in that phase */
+	size_t user;		/* transfer that used it first */
+};
 
 /* One thread's share: phases p0 .. p1 - 1. */
 struct follower {
 	const struct fors_follow_in *in;
+	const struct flat *fl;
 	uint32_t p0, p1;
-	uint32_t *stamp;	/* per channel: phase + 1 of last use */
-	uint32_t *load;		/* per channel: uses in that phase */
-	size_t *user;		/* per channel: transfer that used it first */
-	uint32_t *legat;	/* [nsw * legw]: LEG_NONE, LEG_WALK, or the
-				   leg of (table row, DLID) in legs + 1 */
-	uint32_t legw;		/* DLIDs per row: the largest maxlid + 1 */
-	struct leg *legs;
-	uint32_t nlegs, legcap;
+	struct use *use;	/* per channel */
 	struct fors_check_report rep;
 };
 
@@ -76,20 +80,19 @@ struct use_arg {
 static void use_chan(const struct use_arg *u, uint32_t id)
 {
 	struct follower *f = u->f;
+	struct use *c = &f->use[id];
 	const struct fors_xfer *a, *b;
 	uint32_t node, port;
 
-	if (f->stamp[id] != u->phase + 1) {
-		f->stamp[id] = u->phase + 1;
-		f->load[id] = 1;
-		f->user[id] = u->xfer;
+	if (c->stamp != u->phase + 1) {
+		*c = (struct use){ u->phase + 1, 1, u->xfer };
 		return;
 	}
-	if (++f->load[id] > f->rep.max_load)
-		f->rep.max_load = f->load[id];
-	if (f->load[id] != 2)
+	if (++c->load > f->rep.max_load)
+		f->rep.max_load = c->load;
+	if (c->load != 2)
 		return;
-	a = &f->in->s->xfers[f->user[id]];
+	a = &f->in->s->xfers[c->user];
 	b = &f->in->s->xfers[u->xfer];
 	node = f->in->g->cnode[id];
 	port = id - f->in->g->pbase[node];
@@ -117,70 +120,51 @@ static int updown(const struct follower *f, const struct fors_hop *h)
 	       leaf[h->sw[2]];
 }
 
-struct leg_arg {
-	const struct follower *f;
-	struct leg *l;
-};
-
-/* Walk callback: a link of the leg being followed, while it has room. */
-static void add_link(void *arg, uint32_t node, uint32_t port)
+/*
+ * The route of lid from switch x through the flat tables, when it reaches
+ * a CA within FLAT_LINKS links: its channels in ch[], its switches in sw[],
+ * their number, the CA port in *node, *port; 0 when it must be walked.
+ */
+static uint32_t flat_route(const struct follower *f, uint32_t x, uint32_t lid,
+			   uint32_t *ch, uint32_t *sw, uint32_t *node,
+			   uint32_t *port)
 {
-	struct leg_arg *a = arg;
+	const struct flat *fl = f->fl;
+	const uint32_t *pbase = f->in->g->pbase;
+	const int32_t *row = f->in->w->table;
+	uint32_t n, k, c, y;
 
-	if (a->l->n < LEG_LINKS)
-		a->l->chan[a->l->n] = a->f->in->g->pbase[node] + port;
-	if (a->l->n <= LEG_LINKS)
-		a->l->n++;
-}
-
-/* The route from switch x to lid followed: its entry in f->legat. */
-static uint32_t new_leg(struct follower *f, uint32_t x, uint32_t lid)
-{
-	struct leg l = { .n = 0 };
-	struct leg_arg a = { f, &l };
-	struct fors_hop h;
-
-	fors_walk_forward(f->in->w, x, lid, &h, add_link, &a);
-	if (h.fail || l.n > LEG_LINKS)
-		return LEG_WALK;
-	if (f->nlegs == f->legcap) {
-		uint32_t cap = f->legcap ? 2 * f->legcap : 1024;
-		struct leg *m = realloc(f->legs, sizeof(*m) * cap);
-
-		if (!m)
-			return LEG_WALK;	/* walked each time instead */
-		f->legs = m;
-		f->legcap = cap;
+	if (lid >= fl->nlid)
+		return 0;
+	for (n = 0; n < FLAT_LINKS; n++) {
+		if (row[x] < 0)
+			return 0;
+		k = fl->byl[(size_t)lid * fl->nrow + (uint32_t)row[x]];
+		c = pbase[x] + k;
+		if (k == 0 || k == FORS_NO_PORT || c >= pbase[x + 1])
+			return 0;
+		y = fl->peer[c];
+		if (y == FORS_NO_PEER)
+			return 0;
+		ch[n] = c;
+		sw[n] = x;
+		if (fl->ca[y]) {
+			*node = y;
+			*port = fl->peer_port[c];
+			return n + 1;
+		}
+		x = y;
 	}
-	l.node = h.node;
-	l.port = h.port;
-	l.updown = (uint8_t)updown(f, &h);
-	f->legs[f->nlegs++] = l;
-	return f->nlegs;
-}
-
-/* The leg from switch x to lid, NULL when it must be walked. */
-static const struct leg *leg(struct follower *f, uint32_t x, uint32_t lid)
-{
-	int32_t row = f->in->w->table[x];
-	uint32_t *at;
-
-	if (row < 0 || lid >= f->legw)
-		return NULL;
-	at = &f->legat[(size_t)row * f->legw + lid];
-	if (*at == LEG_NONE)
-		*at = new_leg(f, x, lid);
-	return *at == LEG_WALK ? NULL : &f->legs[*at - 1];
+	return 0;
 }
 
 /* The transfer's route walked hop by hop, and judged. */
-static void walk(struct follower *f, const struct fors_xfer *x,
-		 const struct fors_port *sp, struct use_arg *u)
+static void walk(struct follower *f, const struct fors_xfer *x, uint32_t sw,
+		 struct use_arg *u)
 {
 	struct fors_hop h;
 
-	fors_walk_forward(f->in->w, sp->peer, (uint32_t)x->dlid, &h, use_link,
-			  u);
+	fors_walk_forward(f->in->w, sw, (uint32_t)x->dlid, &h, use_link, u);
 	if (!h.fail && (h.node != f->in->hnode[x->dst] ||
 			h.port != f->in->hport[x->dst]))
 		h.fail = "is delivered to the wrong port";
@@ -195,15 +179,14 @@ static void walk(struct follower *f, const struct fors_xfer *x,
 	}
 }
 
-/* Transfer i of phase p: its source port, then its leg or its walk. */
+/* Transfer i of phase p: its source port, then its flat route or walk. */
 static void follow(struct follower *f, uint32_t p, size_t i)
 {
 	const struct fors_follow_in *in = f->in;
 	const struct fors_xfer *x = &in->s->xfers[i];
-	const struct fors_port *sp;
 	struct use_arg u = { f, p, i };
-	const struct leg *l;
-	uint32_t j;
+	uint32_t ch[FLAT_LINKS], sw[FLAT_LINKS], node, port, n, j;
+	struct fors_hop h;
 
 	f->rep.transfers++;
 	if (in->hnode[x->src] == UINT32_MAX || in->hnode[x->dst] == UINT32_MAX) {
@@ -212,25 +195,27 @@ static void follow(struct follower *f, uint32_t p, size_t i)
 		     x->src, x->dst);
 		return;
 	}
-	sp = &in->w->t->nodes[in->hnode[x->src]].ports[in->hport[x->src]];
-	if (sp->peer == FORS_NO_PEER) {
+	if (f->fl->src_sw[x->src] == FORS_NO_PEER) {
 		f->rep.undelivered++;
 		keep(f, "phase %u: %u -> %u: the source port is down", p,
 		     x->src, x->dst);
 		return;
 	}
-	use_link(&u, in->hnode[x->src], in->hport[x->src]);
-	l = leg(f, sp->peer, (uint32_t)x->dlid);
-	if (!l || l->node != in->hnode[x->dst] || l->port != in->hport[x->dst]) {
-		walk(f, x, sp, &u);
+	use_chan(&u, f->fl->src_chan[x->src]);
+	n = flat_route(f, f->fl->src_sw[x->src], (uint32_t)x->dlid, ch, sw,
+		       &node, &port);
+	if (!n || node != in->hnode[x->dst] || port != in->hport[x->dst]) {
+		walk(f, x, f->fl->src_sw[x->src], &u);
 		return;
 	}
-	for (j = 0; j < l->n; j++)
-		use_chan(&u, l->chan[j]);
-	if (!l->updown) {
+	for (j = 0; j < n; j++)
+		use_chan(&u, ch[j]);
+	h.nsw = n;
+	memcpy(h.sw, sw, sizeof(uint32_t) * n);
+	if (!updown(f, &h)) {
 		f->rep.not_updown++;
 		keep(f, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
-		     p, x->src, x->dst, x->dlid, l->n);
+		     p, x->src, x->dst, x->dlid, n);
 	}
 }
 
@@ -248,28 +233,18 @@ static void *run(void *arg)
 }
 
 static int start(struct follower *f, const struct fors_follow_in *in,
-		 uint32_t p0, uint32_t p1)
+		 const struct flat *fl, uint32_t p0, uint32_t p1)
 {
-	uint32_t n = in->g->nchan, i;
+	uint32_t n = in->g->nchan;
 
-	*f = (struct follower){ .in = in, .p0 = p0, .p1 = p1 };
-	for (i = 0; i < in->d->nsw; i++)
-		if (in->d->sw[i].maxlid >= f->legw)
-			f->legw = in->d->sw[i].maxlid + 1;
-	f->stamp = calloc(n + 1, sizeof(uint32_t));
-	f->load = calloc(n + 1, sizeof(uint32_t));
-	f->user = calloc(n + 1, sizeof(size_t));
-	f->legat = calloc((size_t)in->d->nsw * f->legw + 1, sizeof(uint32_t));
-	return f->stamp && f->load && f->user && f->legat ? 0 : FORS_ENOMEM;
+	*f = (struct follower){ .in = in, .fl = fl, .p0 = p0, .p1 = p1 };
+	f->use = calloc(n + 1, sizeof(*f->use));
+	return f->use ? 0 : FORS_ENOMEM;
 }
 
 static void finish(struct follower *f)
 {
-	free(f->stamp);
-	free(f->load);
-	free(f->user);
-	free(f->legat);
-	free(f->legs);
+	free(f->use);
 }
 
 void fors_follow_add(struct fors_check_report *rep,
@@ -301,15 +276,88 @@ static uint32_t middle(const struct fors_schedule *s)
 	return p;
 }
 
+static void flat_free(struct flat *fl)
+{
+	free(fl->byl);
+	free(fl->peer);
+	free(fl->peer_port);
+	free(fl->ca);
+	free(fl->src_chan);
+	free(fl->src_sw);
+}
+
+/* Each host slot's channel into its switch, FORS_NO_PEER where none. */
+static void flat_hosts(struct flat *fl, const struct fors_follow_in *in)
+{
+	const struct fors_topology *t = in->w->t;
+	uint32_t h, hosts = in->s->m0 * in->s->m1;
+
+	for (h = 0; h < hosts; h++) {
+		fl->src_sw[h] = FORS_NO_PEER;
+		if (in->hnode[h] == UINT32_MAX)
+			continue;
+		fl->src_chan[h] = in->g->pbase[in->hnode[h]] + in->hport[h];
+		fl->src_sw[h] = t->nodes[in->hnode[h]].ports[in->hport[h]].peer;
+	}
+}
+
+/* Every table into fl->byl, LID by LID. */
+static void flat_tables(struct flat *fl, const struct fors_lft_dump *d)
+{
+	uint32_t r, lid;
+
+	memset(fl->byl, FORS_NO_PORT, (size_t)fl->nlid * fl->nrow);
+	for (r = 0; r < fl->nrow; r++)
+		for (lid = 0; lid <= d->sw[r].maxlid; lid++)
+			fl->byl[(size_t)lid * fl->nrow + r] = d->sw[r].port[lid];
+}
+
+/* The tables and the topology laid out flat. 0, or FORS_ENOMEM. */
+static int flat_init(struct flat *fl, const struct fors_follow_in *in)
+{
+	const struct fors_topology *t = in->w->t;
+	uint32_t i, k, hosts = in->s->m0 * in->s->m1;
+
+	*fl = (struct flat){ .nrow = in->d->nsw };
+	for (i = 0; i < in->d->nsw; i++)
+		if (in->d->sw[i].maxlid >= fl->nlid)
+			fl->nlid = in->d->sw[i].maxlid + 1;
+	fl->byl = malloc((size_t)fl->nlid * fl->nrow + 1);
+	fl->ca = calloc(t->nnodes + 1, 1);
+	fl->peer = malloc(sizeof(uint32_t) * (in->g->nchan + 1));
+	fl->peer_port = calloc(in->g->nchan + 1, sizeof(uint32_t));
+	fl->src_chan = malloc(sizeof(uint32_t) * (hosts + 1));
+	fl->src_sw = malloc(sizeof(uint32_t) * (hosts + 1));
+	if (!fl->byl || !fl->ca || !fl->peer ||
+	    !fl->peer_port || !fl->src_chan || !fl->src_sw)
+		return FORS_ENOMEM;
+	for (i = 0; i < t->nnodes; i++) {
+		const struct fors_node *n = &t->nodes[i];
+		uint32_t c = in->g->pbase[i];
+
+		fl->ca[i] = n->type == FORS_CA;
+		fl->peer[c] = FORS_NO_PEER;
+		for (k = 1; k <= n->nports; k++) {
+			fl->peer[c + k] = n->ports[k].peer;
+			fl->peer_port[c + k] = n->ports[k].peer_port;
+		}
+	}
+	flat_hosts(fl, in);
+	flat_tables(fl, in->d);
+	return 0;
+}
+
 int fors_follow(const struct fors_follow_in *in,
 		struct fors_check_report *rep)
 {
 	uint32_t mid = middle(in->s);
 	struct follower f[2];
 	struct fors_thread *th = NULL;
-	int e = start(&f[0], in, 0, mid);
+	struct flat fl;
+	int e = flat_init(&fl, in);
 
-	e = start(&f[1], in, mid, in->s->nphases) || e;
+	e = start(&f[0], in, &fl, 0, mid) || e;
+	e = start(&f[1], in, &fl, mid, in->s->nphases) || e;
 	if (!e && (mid == in->s->nphases ||
 		   fors_thread_start(run, &f[1], &th)))
 		run(&f[1]);
@@ -320,5 +368,6 @@ int fors_follow(const struct fors_follow_in *in,
 	fors_follow_add(rep, &f[1].rep);
 	finish(&f[0]);
 	finish(&f[1]);
+	flat_free(&fl);
 	return e ? FORS_ENOMEM : 0;
 }
