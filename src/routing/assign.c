@@ -58,6 +58,9 @@ struct assigner {
 	size_t list_cap;
 	uint32_t *key;		/* per pending transfer: its leaf pair */
 	uint32_t *tmp;		/* [m0 * m1]: by_pair's other buffer */
+	uint32_t *leaf;		/* [m0 * m1]: a host slot's leaf */
+	uint32_t *slot;		/* [m0 * m1]: its slot's plane, slot mod q
+				   (no division per transfer) */
 	uint32_t *count;	/* [m1 + 1]: by_pair's counts */
 	struct memo *memo;	/* phase graphs solved so far */
 	uint32_t nmemo, memocap;
@@ -76,7 +79,7 @@ const char *fors_method_name(enum fors_method m)
 
 static uint32_t leaf_of(const struct assigner *a, uint32_t sid)
 {
-	return sid / a->fb->m0;
+	return a->leaf[sid];
 }
 
 static void ranks(struct assigner *a, uint32_t p)
@@ -162,7 +165,7 @@ static int32_t hint(const struct assigner *a, const struct fors_xfer *x,
 {
 	const struct fors_fabric *fb = a->fb;
 	const int16_t *o;
-	uint32_t p = x->dst % fb->m0 % fb->q, j;
+	uint32_t p = a->slot[x->dst], j;
 	int32_t h = alg2_plane(a, x);
 
 	if (!a->om)
@@ -341,7 +344,7 @@ static int32_t tight_guess(const struct assigner *a, uint32_t i, int *j)
 	const struct fors_fabric *fb = a->fb;
 	const struct fors_xfer *x = &a->ph[a->pend[i]];
 	uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
-	uint32_t p = x->dst % fb->m0 % fb->q;
+	uint32_t p = a->slot[x->dst];
 	int32_t h;
 
 	if (fb->q == fb->nspines && fors_plane_live(fb, ls, p) &&
@@ -690,6 +693,8 @@ static int setup(struct assigner *a)
 	a->sub = malloc(sizeof(uint32_t) * (m + 1));
 	a->key = malloc(sizeof(uint32_t) * (m + 1));
 	a->tmp = malloc(sizeof(uint32_t) * (m + 1));
+	a->leaf = malloc(sizeof(uint32_t) * (m + 1));
+	a->slot = malloc(sizeof(uint32_t) * (m + 1));
 	a->count = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	a->left = malloc(sizeof(int) * (m + 1));
 	a->right = malloc(sizeof(int) * (m + 1));
@@ -701,9 +706,14 @@ static int setup(struct assigner *a)
 		       fors_split_init(&a->out, a->s)) ||
 	    !a->ph || !a->order || !a->rank ||
 	    !a->pend ||
-	    !a->sub || !a->key || !a->tmp || !a->count || !a->left || !a->right || !a->lstart || !a->colour ||
+	    !a->sub || !a->key || !a->tmp || !a->leaf || !a->slot ||
+	    !a->count || !a->left || !a->right || !a->lstart || !a->colour ||
 	    !a->fresh)
 		return FORS_ENOMEM;
+	for (p = 0; p < m; p++) {
+		a->leaf[p] = p / fb->m0;
+		a->slot[p] = p % fb->m0 % fb->q;
+	}
 	for (p = 0; p < fb->q; p++)
 		if (!fb->impacted[p])
 			a->order[k++] = p;
@@ -742,6 +752,8 @@ static void cleanup(struct assigner *a)
 	free(a->memo);
 	free(a->key);
 	free(a->tmp);
+	free(a->leaf);
+	free(a->slot);
 	free(a->count);
 	free(a->order);
 	free(a->rank);
