@@ -11,7 +11,8 @@ struct verifier {
 	uint32_t hosts;
 	uint8_t *present;	/* [hosts] */
 	int64_t *lid;		/* [hosts]: base LID, -1 unknown */
-	uint8_t *seen;		/* [hosts * hosts]: pair done */
+	uint8_t *seen;		/* a bit per (source, destination): done;
+				   bits, so 2,048 hosts' fit a cache */
 	uint32_t *sent;		/* [hosts]: phase + 1 of last send */
 	uint32_t *recv;		/* [hosts]: phase + 1 of last receive */
 	uint32_t *lout, *lin;	/* [m1]: inter-leaf senders, receivers */
@@ -76,9 +77,9 @@ static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 	if (!c->present[x->src] || !c->present[x->dst])
 		return fail(c, "host not present", p, x);
 	pair = (size_t)x->src * c->hosts + x->dst;
-	if (c->seen[pair])
+	if (c->seen[pair / 8] & (1u << (pair % 8)))
 		return fail(c, "pair scheduled twice", p, x);
-	c->seen[pair] = 1;
+	c->seen[pair / 8] |= (uint8_t)(1u << (pair % 8));
 	if (c->sent[x->src] == p + 1)
 		return fail(c, "source sends twice in the phase", p, x);
 	if (c->recv[x->dst] == p + 1)
@@ -116,12 +117,14 @@ static int check_phases(struct verifier *c)
 static int check_coverage(struct verifier *c)
 {
 	uint32_t a, b, n = 0;
+	size_t pair;
 
 	for (a = 0; a < c->hosts; a++) {
 		n += c->present[a];
 		for (b = 0; b < c->hosts; b++) {
+			pair = (size_t)a * c->hosts + b;
 			if (a == b || !c->present[a] || !c->present[b] ||
-			    c->seen[(size_t)a * c->hosts + b])
+			    (c->seen[pair / 8] & (1u << (pair % 8))))
 				continue;
 			fors_error_set(c->err, "transfer %u -> %u is missing",
 				       a, b);
@@ -205,7 +208,7 @@ static int setup(struct verifier *c)
 	c->leave = c->cyclic ? s->q : s->m0 - s->f;
 	c->present = calloc(c->hosts, 1);
 	c->lid = malloc(sizeof(int64_t) * c->hosts);
-	c->seen = calloc((size_t)c->hosts * c->hosts, 1);
+	c->seen = calloc((size_t)c->hosts * c->hosts / 8 + 1, 1);
 	c->sent = calloc(c->hosts, sizeof(uint32_t));
 	c->recv = calloc(c->hosts, sizeof(uint32_t));
 	c->lout = calloc(s->m1, sizeof(uint32_t));
