@@ -659,7 +659,7 @@ static struct fors_schedule *answer(struct fix *f)
 
 	s->lmc = -1;
 	for (i = 0; i < s->nxfers; i++)
-		s->xfers[i].dlid = -1;
+		s->xfers[i].dlid = FORS_NO_DLID;
 	ck_assert_int_eq(fors_schedule_fits(f->r->fb, s, &f->err), 0);
 	return s;
 }

@@ -37,7 +37,7 @@ static void put_xfer(FILE *out, const struct fors_xfer *x)
 	char buf[48], *b = buf + sizeof(buf);
 
 	*--b = '\n';
-	b = put_field(b, x->dlid);
+	b = put_field(b, x->dlid == FORS_NO_DLID ? -1 : x->dlid);
 	*--b = ' ';
 	b = put_field(b, x->plane);
 	*--b = ' ';
@@ -455,19 +455,22 @@ static int xfer(struct sched_reader *r, struct fors_xfer *x)
 {
 	const struct fors_schedule *s = r->s;
 	uint64_t hi = (uint64_t)s->m0 * s->m1 - 1, v;
+	int32_t plane, dlid;
 
 	if (r->ntok != 4)
 		return bad(r, "%s", "expected '<src-sid> <dst-sid> <plane> <dlid>'");
 	if (field(r, 0, hi, &v, "a source host id in range"))
 		return FORS_EFORMAT;
-	x->src = (uint32_t)v;
+	x->src = (uint16_t)v;
 	if (field(r, 1, hi, &v, "a destination host id in range"))
 		return FORS_EFORMAT;
-	x->dst = (uint32_t)v;
-	if (opt_field(r, 2, s->q ? s->q - 1 : 0, &x->plane,
+	x->dst = (uint16_t)v;
+	if (opt_field(r, 2, s->q ? s->q - 1 : 0, &plane,
 		      "a plane below 'planes' or '-'") ||
-	    opt_field(r, 3, 0xffff, &x->dlid, "a DLID or '-'"))
+	    opt_field(r, 3, FORS_NO_DLID - 1, &dlid, "a DLID or '-'"))
 		return FORS_EFORMAT;
+	x->plane = (int16_t)plane;
+	x->dlid = dlid < 0 ? FORS_NO_DLID : (uint16_t)dlid;
 	return 0;
 }
 

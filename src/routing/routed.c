@@ -57,7 +57,7 @@ static int dlids(const struct fors_lfts *t, const struct fors_fabric *fb,
 				       x->dst, x->plane);
 			return FORS_EINVAL;
 		}
-		x->dlid = (int32_t)(t->host_lid[d] + (uint32_t)j);
+		x->dlid = (uint16_t)(t->host_lid[d] + (uint32_t)j);
 	}
 	return 0;
 }

@@ -224,7 +224,7 @@ static void emit_phase(struct fors_schedule *s, const struct emit *em,
 			continue;
 		s->xfers[n++] = (struct fors_xfer){
 			.src = h, .dst = (uint32_t)em->row[h],
-			.plane = -1, .dlid = -1,
+			.plane = -1, .dlid = FORS_NO_DLID,
 		};
 	}
 	s->start[p + 1] = n;

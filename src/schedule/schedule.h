@@ -10,12 +10,18 @@
 /* Largest M0 * M1 the schedule accepts: P(P-1) transfers must fit. */
 #define FORS_MAX_HOSTS 2048
 
-/* One transfer of a phase; plane and dlid are -1 when not given ('-'). */
+/* A transfer's DLID when it has none ('-'): the permissive LID. */
+#define FORS_NO_DLID 0xffff
+
+/*
+ * One transfer of a phase; plane is -1 when not given ('-'), dlid
+ * FORS_NO_DLID. Eight bytes: a 2,048-host schedule has four million.
+ */
 struct fors_xfer {
-	uint32_t src;
-	uint32_t dst;
-	int32_t plane;
-	int32_t dlid;
+	uint16_t src;		/* below FORS_MAX_HOSTS */
+	uint16_t dst;
+	int16_t plane;
+	uint16_t dlid;
 };
 
 /* A present host port: the schedule file's `host` line. */

@@ -463,7 +463,7 @@ static int usable(struct checker *c)
 		return FORS_EINVAL;
 	}
 	for (i = 0; i < s->nxfers; i++) {
-		if (s->xfers[i].dlid >= 0)
+		if (s->xfers[i].dlid != FORS_NO_DLID)
 			continue;
 		fors_error_set(c->err, "transfer %u -> %u has no DLID",
 			       s->xfers[i].src, s->xfers[i].dst);

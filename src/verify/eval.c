@@ -238,7 +238,7 @@ int fors_pattern_schedule(const struct fors_topology *t,
 		const struct fors_xfer *x = &s->xfers[i];
 
 		if (x->src >= hosts || x->dst >= hosts || node[x->src] == UINT32_MAX ||
-		    node[x->dst] == UINT32_MAX || x->dlid < 0) {
+		    node[x->dst] == UINT32_MAX || x->dlid == FORS_NO_DLID) {
 			fors_error_set(err, "transfer %u -> %u: a host without a host line, or no DLID",
 				       x->src, x->dst);
 			r = FORS_EINVAL;

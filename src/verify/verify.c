@@ -39,7 +39,7 @@ static int check_route(struct verifier *c, uint32_t p,
 	if (x->plane >= (int32_t)s->q)
 		return fail(c, "plane out of range", p, x);
 	if (s->lmc < 0)
-		return x->dlid >= 0 ? fail(c, "DLID in an abstract schedule",
+		return x->dlid != FORS_NO_DLID ? fail(c, "DLID in an abstract schedule",
 					   p, x) : FORS_OK;
 	if (local != (x->plane < 0))
 		return fail(c, local ? "plane given inside a leaf" :
