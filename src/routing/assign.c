@@ -237,14 +237,18 @@ static uint32_t colours(struct assigner *a, const struct fors_xfer *x,
 	const struct fors_fabric *fb = a->fb;
 	uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
 	uint32_t own[FORS_MAX_OFFSETS], n = UINT32_MAX, pl;
+	int any = !a->om;
 
-	if (a->om && a->om->k <= FORS_MAX_OFFSETS)
+	/* an open pair may take any plane when every offset fits (one_rank) */
+	if (a->om && a->om->k <= FORS_MAX_OFFSETS) {
 		n = offset_planes(a, x, ls, ld, tight, own);
+		any = fb->q == fb->nspines;
+	}
 	for (pl = 0; n != UINT32_MAX && pl < n; pl++)
 		a->list[len++] = (int)(sub * fb->q + own[pl]);
 	for (pl = 0; n == UINT32_MAX && pl < fb->q; pl++)
 		if (fors_plane_live(fb, ls, pl) && fors_plane_live(fb, ld, pl) &&
-		    allowed(a, ls, x->dst, pl, tight))
+		    (any || allowed(a, ls, x->dst, pl, tight)))
 			a->list[len++] = (int)(sub * fb->q + pl);
 	return len;
 }
