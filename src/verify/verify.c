@@ -10,6 +10,7 @@ struct verifier {
 	const struct fors_schedule *s;
 	uint32_t hosts;
 	uint8_t *present;	/* [hosts] */
+	uint32_t *leaf;		/* [hosts]: host / m0, looked up */
 	int64_t *lid;		/* [hosts]: base LID, -1 unknown */
 	uint8_t *seen;		/* a bit per (source, destination): done;
 				   bits, so 2,048 hosts' fit a cache */
@@ -34,7 +35,7 @@ static int check_route(struct verifier *c, uint32_t p,
 		       const struct fors_xfer *x)
 {
 	const struct fors_schedule *s = c->s;
-	int local = x->src / s->m0 == x->dst / s->m0;
+	int local = c->leaf[x->src] == c->leaf[x->dst];
 
 	if (x->plane >= (int32_t)s->q)
 		return fail(c, "plane out of range", p, x);
@@ -67,7 +68,6 @@ static const char *leaf_rule(const struct verifier *c, int out)
 
 static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 {
-	const struct fors_schedule *s = c->s;
 	size_t pair;
 
 	if (x->src >= c->hosts || x->dst >= c->hosts)
@@ -86,10 +86,10 @@ static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 		return fail(c, "destination receives twice in the phase", p, x);
 	c->sent[x->src] = p + 1;
 	c->recv[x->dst] = p + 1;
-	if (x->src / s->m0 != x->dst / s->m0) {
-		if (++c->lout[x->src / s->m0] > c->leave)
+	if (c->leaf[x->src] != c->leaf[x->dst]) {
+		if (++c->lout[c->leaf[x->src]] > c->leave)
 			return fail(c, leaf_rule(c, 1), p, x);
-		if (++c->lin[x->dst / s->m0] > c->leave)
+		if (++c->lin[c->leaf[x->dst]] > c->leave)
 			return fail(c, leaf_rule(c, 0), p, x);
 	}
 	return check_route(c, p, x);
@@ -207,17 +207,19 @@ static int setup(struct verifier *c)
 	c->cyclic = fors_schedule_is_cyclic(s);
 	c->leave = c->cyclic ? s->q : s->m0 - s->f;
 	c->present = calloc(c->hosts, 1);
+	c->leaf = malloc(sizeof(uint32_t) * c->hosts);
 	c->lid = malloc(sizeof(int64_t) * c->hosts);
 	c->seen = calloc((size_t)c->hosts * c->hosts / 8 + 1, 1);
 	c->sent = calloc(c->hosts, sizeof(uint32_t));
 	c->recv = calloc(c->hosts, sizeof(uint32_t));
 	c->lout = calloc(s->m1, sizeof(uint32_t));
 	c->lin = calloc(s->m1, sizeof(uint32_t));
-	if (!c->present || !c->lid || !c->seen || !c->sent || !c->recv ||
+	if (!c->present || !c->leaf || !c->lid || !c->seen || !c->sent || !c->recv ||
 	    !c->lout || !c->lin)
 		return FORS_ENOMEM;
 	for (i = 0; i < c->hosts; i++) {
 		c->present[i] = s->nhosts == 0;
+		c->leaf[i] = (uint32_t)(i / s->m0);
 		c->lid[i] = -1;
 	}
 	for (i = 0; i < s->nhosts; i++) {
@@ -253,6 +255,7 @@ int fors_schedule_verify(const struct fors_schedule *s,
 	if (r >= 0)
 		r = check_count(&c, r == 0);
 	free(c.present);
+	free(c.leaf);
 	free(c.lid);
 	free(c.seen);
 	free(c.sent);
