@@ -3,7 +3,7 @@
  * Transfers followed through the tables as switches forward them, phase by
  * phase: every directed link carries at most one transfer of a phase. A
  * 2,048-host schedule has four million transfers, so the tables are laid
- * out flat once (each node's table, each channel's far end) and a route
+ * out flat once (by LID, and each channel's far end) and a route
  * of up to three links is followed through them without a call per hop;
  * anything else is walked hop by hop (verify/walk.c), so every message is
  * the walk's own. The phases are shared between two threads, each with
@@ -33,7 +33,7 @@ struct flat {
 	uint8_t *ca;		/* per node: a CA */
 	uint32_t *src_chan;	/* per host slot: its port's channel */
 	uint32_t *src_sw;	/* per host slot: the switch it sends into,
-				   FORS_NO_PEER */
+				   FORS_NO_PEER when its port is down */
 };
 
 /* A channel in the phase being followed: one cache line for all three. */
