@@ -171,7 +171,7 @@ static struct fors_topology *one_cut(void)
 
 /*
  * The schedule file's fabric-line key k as a number, once the write under
- * way is done (the plugin waits for it at SUBNET UP); 0 without a file.
+ * way is done (the plugin waits for it before SUBNET UP); 0 without a file.
  */
 static uint64_t file_key(const struct run *r, const char *k)
 {

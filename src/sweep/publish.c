@@ -6,8 +6,8 @@
  * generation. At 2,048 hosts the file is 67 MB of text, so it is written
  * on a thread of its own once the tables are verified and handed to the
  * subnet manager, which goes on configuring the switches meanwhile; the
- * transfers leave memory with the file. The next sweep, the plugin at
- * SUBNET UP and the state's end wait for it.
+ * transfers leave memory with the file. The next sweep, the plugin (when
+ * OpenSM reports the heavy sweep done) and the state's end wait for it.
  */
 #include <inttypes.h>
 #include <stdio.h>
