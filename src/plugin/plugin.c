@@ -168,15 +168,16 @@ static void *create(osm_opensm_t *osm)
 
 /*
  * The schedule file is written while OpenSM configures the switches; when
- * OpenSM reports the heavy sweep done (before it logs SUBNET UP) the file
- * is waited for, so it is there, and its log line in, by SUBNET UP.
+ * OpenSM reports the routing done (the tables sent and acknowledged,
+ * before it logs SUBNET UP) the file is waited for, so it is there, and
+ * its log line in, by SUBNET UP.
  */
 static void report(void *data, osm_epi_event_id_t id, void *event)
 {
 	struct fors_plugin *p = data;
 
 	(void)event;
-	if (id == OSM_EVENT_ID_HEAVY_SWEEP_DONE || id == OSM_EVENT_ID_SUBNET_UP)
+	if (id == OSM_EVENT_ID_UCAST_ROUTING_DONE || id == OSM_EVENT_ID_SUBNET_UP)
 		fors_sweep_flush(p->st);
 }
 

@@ -7,7 +7,7 @@
  * on a thread of its own once the tables are verified and handed to the
  * subnet manager, which goes on configuring the switches meanwhile; the
  * transfers leave memory with the file. The next sweep, the plugin (when
- * OpenSM reports the heavy sweep done) and the state's end wait for it.
+ * OpenSM reports the routing done) and the state's end wait for it.
  */
 #include <inttypes.h>
 #include <stdio.h>
