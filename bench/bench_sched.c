@@ -2,8 +2,9 @@
 /*
  * libforssched loading a schedule file as an application does: the time of
  * fors_sched_open (best and median of RUNS) and the memory it takes (the
- * process's peak resident size before and after the first load), then one
- * host's whole exchange looked up. See doc/schedule-format.md.
+ * process's peak resident size before and after the first load, and what
+ * stays resident while the schedule is open), then one host's whole
+ * exchange looked up. See doc/schedule-format.md.
  *
  *   bench_sched FILE RUNS
  */
@@ -30,6 +31,19 @@ static long peak_kb(void)
 	return u.ru_maxrss;
 }
 
+/* The resident size now, from /proc/self/statm; 0 when unknown. */
+static long resident_kb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long size = 0, res = 0;
+
+	if (f && fscanf(f, "%ld %ld", &size, &res) != 2)
+		res = 0;
+	if (f)
+		fclose(f);
+	return res * 4;
+}
+
 static int cmp(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -52,7 +66,7 @@ static double lookups(const struct fors_sched *s, size_t *busy)
 int main(int argc, char **argv)
 {
 	double ms[64], t, lk = 0;
-	long before = peak_kb(), after = 0;
+	long before = peak_kb(), after = 0, open_kb = 0;
 	struct fors_sched *s;
 	char err[512];
 	size_t busy = 0;
@@ -71,12 +85,14 @@ int main(int argc, char **argv)
 		ms[i] = now_ms() - t;
 		if (!i) {
 			after = peak_kb();
+			open_kb = resident_kb();
 			lk = lookups(s, &busy);
 		}
 		fors_sched_free(s);
 	}
 	qsort(ms, (size_t)runs, sizeof(double), cmp);
-	printf("%s: load best %.1f ms, median %.1f ms (%d runs); peak resident %ld -> %ld kB; host 0's %zu sends looked up in %.2f ms\n",
-	       argv[1], ms[0], ms[runs / 2], runs, before, after, busy, lk);
+	printf("%s: load best %.1f ms, median %.1f ms (%d runs); peak resident %ld -> %ld kB, %ld kB while open; host 0's %zu sends looked up in %.2f ms\n",
+	       argv[1], ms[0], ms[runs / 2], runs, before, after, open_kb,
+	       busy, lk);
 	return 0;
 }

@@ -255,6 +255,11 @@ static int load(struct fors_sched *s, const struct loader *l)
 		e = hosts(s, l);
 	if (!e)
 		e = xfers(s, l);
+	if (!e) {
+		/* the public transfers are all that is read from now on */
+		free(s->sc->xfers);
+		s->sc->xfers = NULL;
+	}
 	/* the core names the line of its own failures */
 	if (e == FORS_ENOMEM && s->sc)
 		fors_error_set(l->err, "%s: out of memory", l->name);
