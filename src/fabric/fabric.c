@@ -277,29 +277,15 @@ static uint32_t ncables(const struct fors_topology *t, uint32_t x, uint32_t s)
 	return c;
 }
 
-static int same(const struct fors_node *n, const struct fors_node *y)
-{
-	return y->type == n->type && ((n->guid && y->guid == n->guid) ||
-	       (!(n->guid && y->guid) && !strcmp(y->id, n->id)));
-}
-
 /*
  * The live node of expected node x, FORS_NO_PEER when it is gone; at x
  * first, where it is when the expected fabric is a union of live ones.
  */
 static uint32_t live_node(const struct analysis *a, uint32_t x)
 {
-	const struct fors_node *n = &a->e->nodes[x];
-	uint32_t i;
-
 	if (a->e == a->l)
 		return x;
-	if (x < a->l->nnodes && same(n, &a->l->nodes[x]))
-		return x;
-	for (i = 0; i < a->l->nnodes; i++)
-		if (same(n, &a->l->nodes[i]))
-			return i;
-	return FORS_NO_PEER;
+	return fors_topology_find(a->l, &a->e->nodes[x], x);
 }
 
 /* Port k of live node n; NULL where that switch has no such port. */

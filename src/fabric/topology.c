@@ -53,13 +53,8 @@ static int same_node(const struct fors_node *a, const struct fors_node *b)
 	return !strcmp(a->id, b->id);
 }
 
-/*
- * The node of t that is n, looked for at index at first: fabrics of one
- * subnet list their nodes in the same order, and a search of every pair
- * costs seconds at thousands of nodes.
- */
-static uint32_t find_node(const struct fors_topology *t,
-			  const struct fors_node *n, uint32_t at)
+uint32_t fors_topology_find(const struct fors_topology *t,
+			    const struct fors_node *n, uint32_t at)
 {
 	uint32_t i;
 
@@ -78,7 +73,7 @@ uint32_t fors_topology_common_switches(const struct fors_topology *a,
 
 	for (i = 0; i < a->nnodes; i++)
 		n += a->nodes[i].type == FORS_SWITCH &&
-		     find_node(b, &a->nodes[i], i) != FORS_NO_PEER;
+		     fors_topology_find(b, &a->nodes[i], i) != FORS_NO_PEER;
 	return n;
 }
 
@@ -172,7 +167,7 @@ static int grow_union(struct fors_topology *u, const struct fors_topology *live,
 	struct fors_node *n;
 
 	for (i = 0; i < live->nnodes; i++)
-		add += find_node(u, &live->nodes[i], i) == FORS_NO_PEER;
+		add += fors_topology_find(u, &live->nodes[i], i) == FORS_NO_PEER;
 	n = realloc(u->nodes, sizeof(*n) * (u->nnodes + add + 1));
 	if (!n)
 		return FORS_ENOMEM;
@@ -180,7 +175,7 @@ static int grow_union(struct fors_topology *u, const struct fors_topology *live,
 	for (i = 0; i < live->nnodes; i++) {
 		const struct fors_node *l = &live->nodes[i];
 
-		map[i] = find_node(u, l, i);
+		map[i] = fors_topology_find(u, l, i);
 		if (map[i] == FORS_NO_PEER) {
 			if (copy_node(u, l))
 				return FORS_ENOMEM;

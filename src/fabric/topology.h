@@ -70,6 +70,15 @@ int fors_topology_merge(struct fors_topology **seen,
  */
 uint32_t fors_topology_part_of(const struct fors_topology *t, uint32_t x);
 
+/*
+ * The node of t that is n (of the same type; by GUID, by id without one),
+ * looked for at index at first: fabrics of one subnet list their nodes in
+ * the same order, and a search of every node for each costs seconds at
+ * thousands of nodes. FORS_NO_PEER when t has none.
+ */
+uint32_t fors_topology_find(const struct fors_topology *t,
+			    const struct fors_node *n, uint32_t at);
+
 /* Switches of a also in b (by GUID, by id without one). */
 uint32_t fors_topology_common_switches(const struct fors_topology *a,
 				       const struct fors_topology *b);
