@@ -37,7 +37,7 @@ static void put_xfer(FILE *out, const struct fors_xfer *x)
 	char buf[48], *b = buf + sizeof(buf);
 
 	*--b = '\n';
-	b = put_field(b, x->dlid == FORS_NO_DLID ? -1 : x->dlid);
+	b = put_field(b, fors_xfer_dlid(x));
 	*--b = ' ';
 	b = put_field(b, x->plane);
 	*--b = ' ';

@@ -24,6 +24,12 @@ struct fors_xfer {
 	uint16_t dlid;
 };
 
+/* x's DLID as the file and the library give it: -1 for none. */
+static inline int32_t fors_xfer_dlid(const struct fors_xfer *x)
+{
+	return x->dlid == FORS_NO_DLID ? -1 : x->dlid;
+}
+
 /* A present host port: the schedule file's `host` line. */
 struct fors_host {
 	uint32_t sid;
