@@ -136,10 +136,10 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 }
 
 /*
- * A word at a time: the digest only tells one schedule from the next, and
- * a 2,048-host schedule has four million transfers to fold in.
+ * A word folded into h (a multiply and a shift, not FNV's byte at a time):
+ * the digest only tells one schedule from the next.
  */
-static uint64_t fnv_u64(uint64_t h, uint64_t v)
+static uint64_t fold(uint64_t h, uint64_t v)
 {
 	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
 	return h ^ (h >> 29);
@@ -186,7 +186,7 @@ uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip)
 	size_t i;
 
 	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		h = fnv_u64(h, head[i]);
+		h = fold(h, head[i]);
 	for (i = 0; i < s->nextra; i++)
 		if ((!skip || strcmp(s->extra[i].key, skip)) &&
 		    strcmp(s->extra[i].key, "bound") &&
@@ -195,13 +195,13 @@ uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip)
 	for (i = 0; i < s->nhosts; i++) {
 		const struct fors_host *x = &s->hosts[i];
 
-		h = fnv_u64(fnv_u64(fnv_u64(fnv_u64(h, x->sid), x->guid),
+		h = fold(fold(fold(fold(h, x->sid), x->guid),
 				    x->lid), x->port);
 		h = fnv_str(h, x->desc);
 	}
 	for (i = 0; i <= s->nphases; i++)
-		h = fnv_u64(h, s->start[i]);
-	return fnv_u64(h, xfers_digest(s));
+		h = fold(h, s->start[i]);
+	return fold(h, xfers_digest(s));
 }
 
 /* ---- reader ---- */
