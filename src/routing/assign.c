@@ -51,10 +51,10 @@ struct assigner {
 	int *fresh;		/* per pending transfer, in hinted(): the
 				   offset its plane goes to, -1 none, -2 ask
 				   remember() */
-	uint32_t *used;		/* [2 * m1 * q]: stamp of a link's last use */
+	uint32_t *used;		/* [2 * m1 * q]: stamp of a link's last use,
+				   up then down; for given() (cyclic, one
+				   offset per plane) or hinted() (fewer) */
 	uint32_t stamp;
-	uint32_t *busy;		/* [2 * m1 * q]: a (leaf, plane)'s last phase
-				   stamp, up and down, for hinted() */
 	size_t list_cap;
 	uint32_t *key;		/* per pending transfer: its leaf pair */
 	uint32_t *tmp;		/* [m0 * m1]: by_pair's other buffer */
@@ -321,6 +321,23 @@ static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 }
 
 /*
+ * Link up of leaf ls numbered cu and link down to ld numbered cd, for this
+ * stamp's phase: 0 when either is taken already, else both taken now.
+ */
+static int claim(struct assigner *a, uint32_t ls, uint32_t cu, uint32_t ld,
+		 uint32_t cd)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t *u = &a->used[(size_t)ls * fb->q + cu];
+	uint32_t *d = &a->used[((size_t)fb->m1 + ld) * fb->q + cd];
+
+	if (*u == a->stamp || *d == a->stamp)
+		return 0;
+	*u = *d = a->stamp;
+	return 1;
+}
+
+/*
  * With one cable per leaf and spine, whether the tight attempt lets the
  * pair (ls, sid) take plane p: it reaches p already (*j = -1), or it has
  * no plane yet (*j = 0, the offset p goes to). Offsets fill from the
@@ -368,22 +385,16 @@ static int32_t tight_guess(const struct assigner *a, uint32_t i, int *j)
  */
 static int hinted(struct assigner *a, uint32_t n)
 {
-	const struct fors_fabric *fb = a->fb;
-	uint32_t i, *u, *d;
+	uint32_t i;
 
 	a->stamp++;
 	for (i = 0; i < n; i++) {
 		struct fors_xfer *x = &a->ph[a->pend[i]];
-		uint32_t ls = leaf_of(a, x->src), ld = leaf_of(a, x->dst);
 		int32_t h = tight_guess(a, i, &a->fresh[i]);
 
-		if (h < 0)
+		if (h < 0 || !claim(a, leaf_of(a, x->src), (uint32_t)h,
+				    leaf_of(a, x->dst), (uint32_t)h))
 			return 0;
-		u = &a->busy[(size_t)ls * fb->q + (uint32_t)h];
-		d = &a->busy[((size_t)fb->m1 + ld) * fb->q + (uint32_t)h];
-		if (*u == a->stamp || *d == a->stamp)
-			return 0;
-		*u = *d = a->stamp;
 		a->colour[i] = h;
 	}
 	for (i = 0; i < n; i++) {
@@ -621,10 +632,10 @@ static int solve(struct assigner *a, uint32_t n, uint32_t *k)
 static int given(struct assigner *a, const struct fors_xfer *in, uint32_t n)
 {
 	const struct fors_fabric *fb = a->fb;
-	uint32_t i, *u, *d;
+	uint32_t i;
 	int32_t cu, cd;
 
-	if (!a->cyclic || !a->used)
+	if (!a->cyclic || a->om)
 		return 0;
 	a->stamp++;
 	for (i = 0; i < n; i++) {
@@ -636,13 +647,9 @@ static int given(struct assigner *a, const struct fors_xfer *in, uint32_t n)
 			return 0;
 		cu = fors_plane_cable(fb, ls, (uint32_t)x);
 		cd = fors_plane_cable(fb, ld, (uint32_t)x);
-		if (cu < 0 || cd < 0)
+		if (cu < 0 || cd < 0 ||
+		    !claim(a, ls, (uint32_t)cu, ld, (uint32_t)cd))
 			return 0;
-		u = &a->used[(size_t)ls * fb->q + (uint32_t)cu];
-		d = &a->used[((size_t)fb->m1 + ld) * fb->q + (uint32_t)cd];
-		if (*u == a->stamp || *d == a->stamp)
-			return 0;
-		*u = *d = a->stamp;
 	}
 	for (i = 0; i < n; i++)
 		a->ph[a->pend[i]].plane = in[a->pend[i]].plane;
@@ -726,13 +733,7 @@ static int setup(struct assigner *a)
 		if (fb->impacted[p])
 			a->order[k++] = p;
 	a->cyclic = fors_schedule_is_cyclic(a->s);
-	if (a->om) {
-		a->busy = calloc(2 * (size_t)fb->m1 * fb->q + 1,
-				 sizeof(uint32_t));
-		if (!a->busy)
-			return FORS_ENOMEM;
-	}
-	if (a->cyclic && !a->om) {
+	if (a->cyclic || a->om) {
 		a->used = calloc(2 * (size_t)fb->m1 * fb->q + 1,
 				 sizeof(uint32_t));
 		if (!a->used)
@@ -772,7 +773,6 @@ static void cleanup(struct assigner *a)
 	free(a->fresh);
 	free(a->list);
 	free(a->used);
-	free(a->busy);
 }
 
 /* Every phase of in placed: its phases split where they must be. */
