@@ -122,12 +122,11 @@ static int updown(const struct follower *f, const struct fors_hop *h)
 
 /*
  * The route of lid from switch x through the flat tables, when it reaches
- * a CA within FLAT_LINKS links: its channels in ch[], its switches in sw[],
- * their number, the CA port in *node, *port; 0 when it must be walked.
+ * a CA within FLAT_LINKS links: its channels in ch[], its switches and the
+ * CA port in h, as a walk gives them; 0 when it must be walked.
  */
-static uint32_t flat_route(const struct follower *f, uint32_t x, uint32_t lid,
-			   uint32_t *ch, uint32_t *sw, uint32_t *node,
-			   uint32_t *port)
+static int flat_route(const struct follower *f, uint32_t x, uint32_t lid,
+		      uint32_t *ch, struct fors_hop *h)
 {
 	const struct flat *fl = f->fl;
 	const uint32_t *pbase = f->in->g->pbase;
@@ -136,6 +135,7 @@ static uint32_t flat_route(const struct follower *f, uint32_t x, uint32_t lid,
 
 	if (lid >= fl->nlid)
 		return 0;
+	h->fail = NULL;
 	for (n = 0; n < FLAT_LINKS; n++) {
 		if (row[x] < 0)
 			return 0;
@@ -147,35 +147,33 @@ static uint32_t flat_route(const struct follower *f, uint32_t x, uint32_t lid,
 		if (y == FORS_NO_PEER)
 			return 0;
 		ch[n] = c;
-		sw[n] = x;
+		h->sw[n] = x;
 		if (fl->ca[y]) {
-			*node = y;
-			*port = fl->peer_port[c];
-			return n + 1;
+			h->nsw = n + 1;
+			h->node = y;
+			h->port = fl->peer_port[c];
+			return 1;
 		}
 		x = y;
 	}
 	return 0;
 }
 
-/* The transfer's route walked hop by hop, and judged. */
-static void walk(struct follower *f, const struct fors_xfer *x, uint32_t sw,
-		 struct use_arg *u)
+/* Transfer x's route h, walked or followed flat, judged in phase p. */
+static void judge(struct follower *f, const struct fors_xfer *x, uint32_t p,
+		  struct fors_hop *h)
 {
-	struct fors_hop h;
-
-	fors_walk_forward(f->in->w, sw, (uint32_t)x->dlid, &h, use_link, u);
-	if (!h.fail && (h.node != f->in->hnode[x->dst] ||
-			h.port != f->in->hport[x->dst]))
-		h.fail = "is delivered to the wrong port";
-	if (h.fail) {
+	if (!h->fail && (h->node != f->in->hnode[x->dst] ||
+			 h->port != f->in->hport[x->dst]))
+		h->fail = "is delivered to the wrong port";
+	if (h->fail) {
 		f->rep.undelivered++;
-		keep(f, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", u->phase,
-		     x->src, x->dst, x->dlid, h.fail, desc(f, h.node));
-	} else if (!updown(f, &h)) {
+		keep(f, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", p,
+		     x->src, x->dst, x->dlid, h->fail, desc(f, h->node));
+	} else if (!updown(f, h)) {
 		f->rep.not_updown++;
 		keep(f, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
-		     u->phase, x->src, x->dst, x->dlid, h.nsw);
+		     p, x->src, x->dst, x->dlid, h->nsw);
 	}
 }
 
@@ -185,7 +183,7 @@ static void follow(struct follower *f, uint32_t p, size_t i)
 	const struct fors_follow_in *in = f->in;
 	const struct fors_xfer *x = &in->s->xfers[i];
 	struct use_arg u = { f, p, i };
-	uint32_t ch[FLAT_LINKS], sw[FLAT_LINKS], node, port, n, j;
+	uint32_t ch[FLAT_LINKS], sw = f->fl->src_sw[x->src], j;
 	struct fors_hop h;
 
 	f->rep.transfers++;
@@ -195,28 +193,20 @@ static void follow(struct follower *f, uint32_t p, size_t i)
 		     x->src, x->dst);
 		return;
 	}
-	if (f->fl->src_sw[x->src] == FORS_NO_PEER) {
+	if (sw == FORS_NO_PEER) {
 		f->rep.undelivered++;
 		keep(f, "phase %u: %u -> %u: the source port is down", p,
 		     x->src, x->dst);
 		return;
 	}
 	use_chan(&u, f->fl->src_chan[x->src]);
-	n = flat_route(f, f->fl->src_sw[x->src], (uint32_t)x->dlid, ch, sw,
-		       &node, &port);
-	if (!n || node != in->hnode[x->dst] || port != in->hport[x->dst]) {
-		walk(f, x, f->fl->src_sw[x->src], &u);
-		return;
-	}
-	for (j = 0; j < n; j++)
-		use_chan(&u, ch[j]);
-	h.nsw = n;
-	memcpy(h.sw, sw, sizeof(uint32_t) * n);
-	if (!updown(f, &h)) {
-		f->rep.not_updown++;
-		keep(f, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
-		     p, x->src, x->dst, x->dlid, n);
-	}
+	if (flat_route(f, sw, (uint32_t)x->dlid, ch, &h))
+		for (j = 0; j < h.nsw; j++)
+			use_chan(&u, ch[j]);
+	else
+		fors_walk_forward(in->w, sw, (uint32_t)x->dlid, &h, use_link,
+				  &u);
+	judge(f, x, p, &h);
 }
 
 static void *run(void *arg)
