@@ -41,7 +41,6 @@ struct checker {
 	struct fors_error *err;
 };
 
-
 /* The destination behind a LID: a CA port, or a switch (port 0). */
 struct owner {
 	uint32_t node;		/* UINT32_MAX: nobody known */

@@ -66,6 +66,12 @@ static const char *leaf_rule(const struct verifier *c, int out)
 	return rule[c->cyclic][out];
 }
 
+/* Whether the pair numbered pair (source * hosts + destination) is done. */
+static int pair_done(const struct verifier *c, size_t pair)
+{
+	return c->seen[pair / 8] >> (pair % 8) & 1;
+}
+
 static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 {
 	size_t pair;
@@ -77,7 +83,7 @@ static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 	if (!c->present[x->src] || !c->present[x->dst])
 		return fail(c, "host not present", p, x);
 	pair = (size_t)x->src * c->hosts + x->dst;
-	if (c->seen[pair / 8] & (1u << (pair % 8)))
+	if (pair_done(c, pair))
 		return fail(c, "pair scheduled twice", p, x);
 	c->seen[pair / 8] |= (uint8_t)(1u << (pair % 8));
 	if (c->sent[x->src] == p + 1)
@@ -124,7 +130,7 @@ static int check_coverage(struct verifier *c)
 		for (b = 0; b < c->hosts; b++) {
 			pair = (size_t)a * c->hosts + b;
 			if (a == b || !c->present[a] || !c->present[b] ||
-			    (c->seen[pair / 8] & (1u << (pair % 8))))
+			    pair_done(c, pair))
 				continue;
 			fors_error_set(c->err, "transfer %u -> %u is missing",
 				       a, b);
