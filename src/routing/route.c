@@ -122,8 +122,8 @@ static int narrow(struct fors_route *r, struct fors_schedule *abs,
 	int e = fors_assign_narrow(r->fb, abs, 1u << lmc, planes, &r->om,
 				   &r->assign, err), ok = 0;
 
-	for (l = lmc + 1; e == FORS_EINVAL && !ok && l < 8 &&
-	     (1u << l) < r->fb->q; l += !ok) {
+	for (l = lmc + 1; e == FORS_EINVAL && l < 8 && (1u << l) < r->fb->q;
+	     l++) {
 		if (schedule(r, &present, &again, &e2))
 			break;
 		ok = !fors_assign_narrow(r->fb, again, 1u << l, &pl, &om,
@@ -134,6 +134,8 @@ static int narrow(struct fors_route *r, struct fors_schedule *abs,
 		}
 		fors_schedule_free(again);
 		free(present);
+		if (ok)
+			break;
 	}
 	if (e == FORS_EINVAL) {
 		e2 = *err;
