@@ -47,7 +47,7 @@ START_TEST(every_key)
 			       "state_file /var/lib/fors/seen\nverify FALSE\n"
 			       "link_holddown_s 30\nspine_hosts refuse\n"
 			       "participants /etc/opensm/cn-guids\n"
-			       "stage_wait_ms 5000\n",
+			       "stage_wait_ms 5000\nilp_cache_user fors-batch\n",
 			       &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
 	ck_assert_str_eq(c.schedule_file, "/run/fors/sched.dump");
@@ -58,6 +58,7 @@ START_TEST(every_key)
 	ck_assert_int_eq(c.refuse_spine_hosts, 1);
 	ck_assert_str_eq(c.participants, "/etc/opensm/cn-guids");
 	ck_assert_uint_eq(c.stage_wait_ms, 5000);
+	ck_assert_str_eq(c.ilp_cache_user, "fors-batch");
 	fors_config_free(&c);
 	ck_assert_int_eq(parse("participants all\n", &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
@@ -80,6 +81,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(c.stage_wait_ms, 100);
 	ck_assert_int_eq(c.refuse_spine_hosts, 0);
 	ck_assert_ptr_null(c.participants);
+	ck_assert_ptr_null(c.ilp_cache_user);
 	fors_config_free(&c);
 }
 END_TEST
@@ -109,6 +111,10 @@ static const struct {
 	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
 	{ "participants cn-guids\n",
 	  "fors.conf:1: participants: expected an absolute path, got 'cn-guids'; using the default", 1 },
+	{ "ilp_cache_user bat:ch\n",
+	  "fors.conf:1: ilp_cache_user: expected a user name, got 'bat:ch'; using the default", 1 },
+	{ "ilp_cache_user -x\n",
+	  "fors.conf:1: ilp_cache_user: expected a user name, got '-x'; using the default", 1 },
 };
 
 START_TEST(bad_lines)
@@ -126,6 +132,7 @@ START_TEST(bad_lines)
 	ck_assert_int_eq(c.verify, 1);
 	ck_assert_uint_eq(c.link_holddown_s, FORS_HOLDDOWN);
 	ck_assert_ptr_null(c.participants);
+	ck_assert_ptr_null(c.ilp_cache_user);
 	fors_config_free(&c);
 }
 END_TEST

@@ -16,6 +16,7 @@
 #include "verify/verify.h"
 #include "ilp/model.h"
 #include "ilp/store.h"
+#include "sys/trust.h"
 #include "suite.h"
 #include "formats/scenfile.h"
 
@@ -320,7 +321,7 @@ START_TEST(store_defences)
 	make_phase(&other, fb, 1, 1);
 	ck_assert(colour_bt(&ph, c, 0));
 	ck_assert(colour_bt(&other, c2, 0));
-	ck_assert(!ilp_store_open(&st, d, 1, &err));
+	ck_assert(!ilp_store_open(&st, d, 1, FORS_TRUST_NONE, &err));
 	ck_assert_int_eq(ilp_store_get(&st, &ph, &g, got, &err), ILP_MISS);
 	ck_assert(!ilp_store_put(&st, &ph, &e, c, &err));
 	ck_assert_int_eq(ilp_store_get(&st, &ph, &g, got, &err), ILP_HIT);
@@ -351,11 +352,16 @@ START_TEST(store_defences)
 		ck_assert_int_eq(ilp_store_get(&st, &ph, &g, got, &err),
 				 FORS_EINVAL);
 		ck_assert_ptr_nonnull(strstr(err.msg, "uid 4242"));
+		st.also = 4242;	/* the batch user, named */
+		ck_assert_int_eq(ilp_store_get(&st, &ph, &g, got, &err),
+				 ILP_HIT);
+		st.also = FORS_TRUST_NONE;
 		ck_assert(!chown(path, 0, 0));
 	}
 	ck_assert(!chmod(d, 0777));
 	ilp_store_close(&st);
-	ck_assert_int_eq(ilp_store_open(&st, d, 0, &err), FORS_EINVAL);
+	ck_assert_int_eq(ilp_store_open(&st, d, 0, FORS_TRUST_NONE, &err),
+			 FORS_EINVAL);
 	ck_assert(!chmod(d, 0755));
 	free(path);
 	rmtree(d);
@@ -364,6 +370,44 @@ START_TEST(store_defences)
 	ilp_phase_clear(&other);
 	fors_fabric_free(fb);
 	fors_scenario_free(sc);
+}
+END_TEST
+
+/*
+ * StrictModes with one batch user named: that owner is trusted as root
+ * and we are, nobody else is, and nobody else may write in any case; the
+ * refusal names the setting that would trust the owner.
+ */
+START_TEST(trust_batch_user)
+{
+	const uint32_t reg = S_IFREG | 0644, dir = S_IFDIR | 0755;
+	struct fors_error err;
+	uint32_t uid = 1;
+
+	ck_assert_int_eq(fors_trust_mode("e", 4242, reg, 0, FORS_TRUST_NONE,
+					 &err), FORS_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "uid 4242"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "'ilp_cache_user 4242'"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "--trust-user 4242"));
+	ck_assert_int_eq(fors_trust_mode("e", 4242, reg, 0, 4242, &err), 0);
+	ck_assert_int_eq(fors_trust_mode("d", 4242, dir, 1, 4242, &err), 0);
+	ck_assert_int_eq(fors_trust_mode("e", 4242, reg, 0, 4243, &err),
+			 FORS_EINVAL);
+	ck_assert_int_eq(fors_trust_mode("e", 4242, S_IFREG | 0664, 0, 4242,
+					 &err), FORS_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "writable by its group"));
+	ck_assert_int_eq(fors_trust_mode("d", 4242, reg, 1, 4242, &err),
+			 FORS_EINVAL);
+	ck_assert_int_eq(fors_trust_mode("e", 0, reg, 0, FORS_TRUST_NONE,
+					 &err), 0);
+	ck_assert_int_eq(fors_trust_user("root", &uid, &err), 0);
+	ck_assert_uint_eq(uid, 0);
+	ck_assert_int_eq(fors_trust_user("4242", &uid, &err), 0);
+	ck_assert_uint_eq(uid, 4242);
+	ck_assert_int_eq(fors_trust_user("no-such-fors-user", &uid, &err),
+			 FORS_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no user 'no-such-fors-user'"));
+	ck_assert_int_eq(fors_trust_user("12x", &uid, &err), FORS_EINVAL);
 }
 END_TEST
 
@@ -376,7 +420,7 @@ static struct fors_schedule *routed(const char *cache, const char *solver,
 				    const struct fors_scenario *sc, int want,
 				    struct ilp_stats *st)
 {
-	struct ilp_opts o = { cache, solver, NULL, 60000 };
+	struct ilp_opts o = { cache, solver, NULL, 60000, FORS_TRUST_NONE };
 	struct fors_schedule *s = NULL;
 	struct fors_error err = { "" };
 	int r;
@@ -588,6 +632,7 @@ int main(void)
 	tcase_add_test(tc, scenario_text);
 	tcase_add_test(tc, model_decode);
 	tcase_add_test(tc, store_defences);
+	tcase_add_test(tc, trust_batch_user);
 	tcase_add_test(tc, route_from_cache);
 	tcase_add_test(tc, split_like_native);
 	tcase_add_test(tc, fits_refuses);

@@ -266,6 +266,16 @@ lookup 3 "is not in the cache"
 chmod 0775 "$tmp/ilpc"
 lookup 4 "writable by its group: refused"
 chmod 0755 "$tmp/ilpc"
+expect 2 "--trust-user: no user 'no-such-fors-user' on this machine" ilp lookup --cache "$tmp/ilpc" --trust-user no-such-fors-user
+expect 2 "--trust-user does not apply to this command" ilp scenario --topology x --trust-user root
+# A batch user's cache: refused with the setting that trusts it, then trusted.
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+	chown -R nobody "$tmp/ilpc"
+	lookup 4 "owned by nobody (uid $(id -u nobody)), neither root nor us: refused (to trust a batch user's cache: 'ilp_cache_user nobody' in fors.conf, --trust-user nobody for fors ilp)"
+	fors ilp lookup --cache "$tmp/ilpc" --trust-user nobody <"$tmp/ilp.scen" >"$tmp/out"
+	[ $? -eq 3 ] && grep -q "is not in the cache" "$tmp/out" && ok || ko "ilp lookup --trust-user nobody: $(cat "$tmp/out")"
+	chown -R root "$tmp/ilpc"
+fi
 if command -v cbc >/dev/null; then
 	fors ilp solve --cache "$tmp/ilpc" <"$tmp/ilp.scen" >"$tmp/solved" &&
 	fors ilp lookup --cache "$tmp/ilpc" <"$tmp/ilp.scen" >"$tmp/looked" &&

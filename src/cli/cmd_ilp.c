@@ -14,6 +14,7 @@
 #include "fabric/topology.h"
 #include "formats/ibnetdiscover.h"
 #include "formats/scenfile.h"
+#include "sys/trust.h"
 
 static const char usage_ilp[] =
 	"Usage: fors ilp COMMAND [OPTIONS]\n"
@@ -32,7 +33,8 @@ static const char usage_ilp[] =
 
 static const char usage_precompute[] =
 	"Usage: fors ilp precompute --reference HEALTHY --max-failures K\n"
-	"                           --cache DIR [--solver NAME] [--program PATH]\n"
+	"                           --cache DIR [--trust-user USER]\n"
+	"                           [--solver NAME] [--program PATH]\n"
 	"                           [--time-limit S] [--jobs N] [--shard I/N]\n"
 	"                           [--sample N] [--plan]\n"
 	"\n"
@@ -52,6 +54,7 @@ static const char usage_precompute[] =
 	"  -r, --reference FILE    the healthy fabric (ibnetdiscover or net file)\n"
 	"  -k, --max-failures K    failed cables per scenario, 1 to 64\n"
 	"  -c, --cache DIR         the cache, created if missing\n"
+	"  -u, --trust-user USER   trust a cache USER owns too (doc/ilp.md)\n"
 	"  -s, --solver NAME       cbc (default), glpsol, highs or gurobi\n"
 	"  -p, --program PATH      the solver's program, if not the default\n"
 	"  -T, --time-limit S      per solver run, seconds (default 600)\n"
@@ -63,7 +66,7 @@ static const char usage_precompute[] =
 	"  -h, --help              show this help\n";
 
 static const char usage_lookup[] =
-	"Usage: fors ilp lookup --cache DIR < SCENARIO\n"
+	"Usage: fors ilp lookup --cache DIR [--trust-user USER] < SCENARIO\n"
 	"\n"
 	"Read a scenario (`fors ilp scenario`) on standard input and print its\n"
 	"routed schedule from the cache. Exit 0 on a hit, 3 when a phase is\n"
@@ -72,12 +75,14 @@ static const char usage_lookup[] =
 	"other errors, 2 on bad usage; on every exit but 0 and 2 one line on\n"
 	"standard output says why.\n"
 	"\n"
-	"  -c, --cache DIR   the cache\n"
-	"  -h, --help        show this help\n";
+	"  -c, --cache DIR          the cache\n"
+	"  -u, --trust-user USER    trust a cache USER owns too: the batch\n"
+	"                           user who wrote it (doc/ilp.md)\n"
+	"  -h, --help               show this help\n";
 
 static const char usage_solve[] =
-	"Usage: fors ilp solve --cache DIR [--solver NAME] [--program PATH]\n"
-	"                      [--time-limit S] < SCENARIO\n"
+	"Usage: fors ilp solve --cache DIR [--trust-user USER] [--solver NAME]\n"
+	"                      [--program PATH] [--time-limit S] < SCENARIO\n"
 	"\n"
 	"Route one scenario with the solver, storing every phase it solves;\n"
 	"print the routed schedule. Exit statuses as for lookup.\n";
@@ -89,7 +94,7 @@ static const char usage_scenario[] =
 	"planes, as the plugin hands it to the lookup command.\n";
 
 static const char usage_list[] =
-	"Usage: fors ilp list --cache DIR\n"
+	"Usage: fors ilp list --cache DIR [--trust-user USER]\n"
 	"\n"
 	"Check every entry (format, checksum, solution against its instance)\n"
 	"and print one line per entry: phase KEY feasible|infeasible, or\n"
@@ -118,6 +123,16 @@ static int parse_shard(const char *s, uint32_t *i, uint32_t *n)
 	return 0;
 }
 
+/* --trust-user NAME: its uid, or a usage error naming it. */
+static int trust_user(const char *cmd, const char *name, uint32_t *uid)
+{
+	struct fors_error err;
+
+	if (fors_trust_user(name, uid, &err))
+		return usage_error(cmd, "--trust-user: %s", err.msg);
+	return 0;
+}
+
 /* The entry of o whose value is c. */
 static int which(const struct option *o, int c)
 {
@@ -140,6 +155,7 @@ static int options(const char *cmd, int argc, char **argv, struct ilp_args *a,
 		{ "topology", required_argument, NULL, 't' },
 		{ "max-failures", required_argument, NULL, 'k' },
 		{ "cache", required_argument, NULL, 'c' },
+		{ "trust-user", required_argument, NULL, 'u' },
 		{ "solver", required_argument, NULL, 's' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "time-limit", required_argument, NULL, 'T' },
@@ -152,7 +168,7 @@ static int options(const char *cmd, int argc, char **argv, struct ilp_args *a,
 	};
 	int c, e = 0;
 
-	while (!e && (c = getopt_long(argc, argv, ":r:t:k:c:s:p:T:j:h", opts,
+	while (!e && (c = getopt_long(argc, argv, ":r:t:k:c:u:s:p:T:j:h", opts,
 				      NULL)) != -1) {
 		if (c != ':' && c != '?' && !strchr(allowed, c))
 			e = usage_error(cmd, "--%s does not apply to this command",
@@ -166,6 +182,8 @@ static int options(const char *cmd, int argc, char **argv, struct ilp_args *a,
 				      &a->pc.max_failures);
 		else if (c == 'c')
 			a->pc.o.cache = optarg;
+		else if (c == 'u')
+			e = trust_user(cmd, optarg, &a->pc.o.also);
 		else if (c == 's')
 			a->pc.o.solver = optarg;
 		else if (c == 'p')
@@ -201,7 +219,7 @@ static int precompute(int argc, char **argv)
 	struct ilp_args a = { .pc = { .jobs = 1, .nshards = 1,
 				   .o = { .solver = "cbc" } }, .secs = 600 };
 	struct fors_error err;
-	int r = options(cmd, argc, argv, &a, usage_precompute, "rkcspTjSnPh");
+	int r = options(cmd, argc, argv, &a, usage_precompute, "rkcuspTjSnPh");
 
 	if (r)
 		return r < 0 ? 0 : r;
@@ -228,7 +246,7 @@ static int route(const char *cmd, int argc, char **argv, const char *usage,
 	struct fors_schedule *s = NULL;
 	struct ilp_stats st = { 0 };
 	struct fors_error err;
-	int r = options(cmd, argc, argv, &a, usage, solve ? "cspTh" : "ch");
+	int r = options(cmd, argc, argv, &a, usage, solve ? "cuspTh" : "cuh");
 
 	if (r)
 		return r < 0 ? 0 : r;
@@ -291,13 +309,13 @@ static int list(int argc, char **argv)
 	struct ilp_args a = { .secs = 1 };
 	struct fors_error err;
 	uint32_t bad = 0;
-	int r = options(cmd, argc, argv, &a, usage_list, "ch");
+	int r = options(cmd, argc, argv, &a, usage_list, "cuh");
 
 	if (r)
 		return r < 0 ? 0 : r;
 	if (!a.pc.o.cache)
 		return usage_error(cmd, "%s is required", "--cache");
-	r = fors_ilp_list(a.pc.o.cache, stdout, &bad, &err);
+	r = fors_ilp_list(a.pc.o.cache, a.pc.o.also, stdout, &bad, &err);
 	if (r)
 		fprintf(stderr, "fors %s: %s\n", cmd, err.msg);
 	return r || bad ? EXIT_FAIL : 0;

@@ -49,6 +49,7 @@ void fors_config_free(struct fors_config *c)
 	free(c->state_file);
 	free(c->ilp_cache);
 	free(c->ilp_lookup);
+	free(c->ilp_cache_user);
 	free(c->participants);
 	fors_config_defaults(c);
 }
@@ -70,6 +71,21 @@ static int path_key(struct config_parser *p, const char *key, const char *v,
 {
 	if (v[0] != '/') {
 		say(p, 1, "%s: expected an absolute path, got '%s'; using the default",
+		    key, v);
+		return 0;
+	}
+	return text(v, dst);
+}
+
+/* A login name or uid: letters, digits, '.', '_' and '-', not a '-' first. */
+static int user_key(struct config_parser *p, const char *key, const char *v,
+		    char **dst)
+{
+	size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyz"
+			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+
+	if (v[n] || v[0] == '-' || n > 32) {
+		say(p, 1, "%s: expected a user name, got '%s'; using the default",
 		    key, v);
 		return 0;
 	}
@@ -142,6 +158,8 @@ static int pair(struct config_parser *p, const char *key, const char *v)
 		return path_key(p, key, v, &c->ilp_cache);
 	if (!strcmp(key, "ilp_lookup"))
 		return path_key(p, key, v, &c->ilp_lookup);
+	if (!strcmp(key, "ilp_cache_user"))
+		return user_key(p, key, v, &c->ilp_cache_user);
 	if (!strcmp(key, "participants"))
 		return strcmp(v, "all") ? path_key(p, key, v, &c->participants) :
 		       text(v, &c->participants);

@@ -15,6 +15,8 @@ struct fors_config {
 					   after this long (FORS_HOLDDOWN) */
 	char *ilp_cache;	/* default: none, no ILP cache */
 	char *ilp_lookup;	/* default: FORS_ILP_LOOKUP */
+	char *ilp_cache_user;	/* a batch user whose cache is trusted too;
+				   default: none, root and us only */
 	unsigned ilp_timeout_ms;	/* FORS_ILP_TIMEOUT */
 	unsigned stage_wait_ms;	/* a staged update's first stage stays this
 				   long before the rest (FORS_STAGE_WAIT) */

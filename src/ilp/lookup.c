@@ -238,7 +238,7 @@ int fors_ilp_route(const struct ilp_opts *o, const struct fors_scenario *sc,
 			       o->solver, ilp_solver_names());
 		return FORS_EINVAL;
 	}
-	r = ilp_store_open(&t.store, o->cache, !!t.sv, err);
+	r = ilp_store_open(&t.store, o->cache, !!t.sv, o->also, err);
 	if (r)
 		return store_status(r);
 	r = setup(&t, sc);

@@ -40,6 +40,7 @@ struct ilp_opts {
 	const char *solver;	/* NULL: look up only */
 	const char *program;	/* the solver's program, NULL: its default */
 	uint32_t time_ms;	/* per solver run */
+	uint32_t also;		/* the batch user trusted too, FORS_TRUST_NONE */
 };
 
 /*

@@ -578,7 +578,8 @@ int fors_ilp_precompute(const struct ilp_precompute *cfg, FILE *out,
 	}
 	r = healthy(cfg->reference, &h, err);
 	if (!r && cfg->o.cache &&
-	    ilp_store_open(&pc.store, cfg->o.cache, !cfg->plan, err))
+	    ilp_store_open(&pc.store, cfg->o.cache, !cfg->plan,
+			   cfg->o.also, err))
 		r = FORS_EINVAL;
 	if (!r && (enumerate(&cs, h, cfg->max_failures) ||
 		   select_jobs(&pc, &cs, per_level))) {

@@ -32,21 +32,22 @@ static char *join(const char *a, const char *b, const char *c)
 }
 
 int ilp_store_open(struct ilp_store *st, const char *dir, int create,
-		   struct fors_error *err)
+		   uint32_t also, struct fors_error *err)
 {
 	static const char *const sub[] = { "phases", "scenarios" };
 	int i, r;
 
 	st->dir = strdup(dir);
+	st->also = also;
 	if (!st->dir) {
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
 	}
-	r = fors_trust_dir(dir, "the cache", create, err);
+	r = fors_trust_dir(dir, "the cache", create, also, err);
 	for (i = 0; !r && i < 2; i++) {
 		char *p = join(dir, sub[i], NULL);
 
-		r = p ? fors_trust_dir(p, "the cache", create, err) :
+		r = p ? fors_trust_dir(p, "the cache", create, also, err) :
 			FORS_ENOMEM;
 		free(p);
 	}
@@ -65,15 +66,15 @@ void ilp_store_close(struct ilp_store *st)
  * The whole entry, or ILP_MISS when there is none. Its owner and mode are
  * those of the descriptor read, so a file swapped in between cannot pass.
  */
-static int read_entry(const char *path, struct fors_slurp *f,
-		      struct fors_error *err)
+static int read_entry(const struct ilp_store *st, const char *path,
+		      struct fors_slurp *f, struct fors_error *err)
 {
 	int r = fors_slurp_file(path, ENTRY_MAX, f, err);
 
 	if (r == FORS_ENOENT)
 		return ILP_MISS;
 	if (!r)
-		r = fors_trust_mode(path, f->uid, f->mode, 0, err);
+		r = fors_trust_mode(path, f->uid, f->mode, 0, st->also, err);
 	if (r) {
 		free(f->text);
 		f->text = NULL;
@@ -232,7 +233,7 @@ int ilp_store_get(const struct ilp_store *st, const struct ilp_phase *ph,
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
 	}
-	r = read_entry(path, &f, err);
+	r = read_entry(st, path, &f, err);
 	if (!r)
 		r = parse_entry(f.text, f.len, path, ph, e, colour, err);
 	free(f.text);
@@ -348,7 +349,7 @@ int ilp_store_has_scenario(const struct ilp_store *st, uint64_t hash,
 		fors_error_set(err, "out of memory");
 		return FORS_ENOMEM;
 	}
-	r = read_entry(path, &f, err);
+	r = read_entry(st, path, &f, err);
 	if (!r)
 		r = parse_scenario(f.text, f.len, path, hash, text, err);
 	free(f.text);
@@ -478,7 +479,7 @@ static int list_one(const struct ilp_store *st, struct listing *ls, int scen,
 
 	if (!path)
 		return FORS_ENOMEM;
-	r = read_entry(path, &f, &e);
+	r = read_entry(st, path, &f, &e);
 	if (!r && (strlen(name) != 16 || sscanf(name, "%16llx", &key) != 1))
 		r = corrupt(&e, path, "not named by a key");
 	if (!r && scen)
@@ -561,11 +562,11 @@ uint32_t ilp_store_count(const struct ilp_store *st, const char *sub)
 	return n;
 }
 
-int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
-		  struct fors_error *err)
+int fors_ilp_list(const char *cache, uint32_t also, FILE *out,
+		  uint32_t *bad, struct fors_error *err)
 {
 	struct ilp_store st;
-	int r = ilp_store_open(&st, cache, 0, err);
+	int r = ilp_store_open(&st, cache, 0, also, err);
 
 	*bad = 0;
 	if (r)

@@ -17,6 +17,7 @@
  */
 struct ilp_store {
 	char *dir;
+	uint32_t also;		/* the batch user trusted too, FORS_TRUST_NONE */
 };
 
 /* Lookups: found (and checked), or not there; errors are FORS_E*. */
@@ -24,10 +25,11 @@ enum { ILP_HIT = 0, ILP_MISS = 1 };
 
 /*
  * Open dir; with create, make it and its subdirectories (mode 0755).
- * FORS_EINVAL with err when the directory is not safe to trust.
+ * Owners trusted: root, us and also. FORS_EINVAL with err when the
+ * directory is not safe to trust.
  */
 int ilp_store_open(struct ilp_store *st, const char *dir, int create,
-		   struct fors_error *err);
+		   uint32_t also, struct fors_error *err);
 
 /* Free what st holds; no file is kept open between calls. */
 void ilp_store_close(struct ilp_store *st);
@@ -77,9 +79,12 @@ int ilp_store_put_scenario(const struct ilp_store *st, uint64_t hash,
 int ilp_store_list(const struct ilp_store *st, FILE *out, FILE *errs,
 		   uint32_t *bad, struct fors_error *err);
 
-/* `fors ilp list`: every entry checked; the number of bad ones in *bad. */
-int fors_ilp_list(const char *cache, FILE *out, uint32_t *bad,
-		  struct fors_error *err);
+/*
+ * `fors ilp list`: every entry checked, owners trusted as by
+ * ilp_store_open; the number of bad ones in *bad.
+ */
+int fors_ilp_list(const char *cache, uint32_t also, FILE *out,
+		  uint32_t *bad, struct fors_error *err);
 
 /* Entries in sub ("phases" or "scenarios"), unchecked: for reports. */
 uint32_t ilp_store_count(const struct ilp_store *st, const char *sub);

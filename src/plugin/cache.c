@@ -27,9 +27,9 @@
 /* The routing of a complex scenario may run to megabytes; no more. */
 #define LOOKUP_OUTPUT_MAX (64u << 20)
 
-char **fors_cache_argv(const char *cmd, const char *dir)
+char **fors_cache_argv(const char *cmd, const char *dir, const char *user)
 {
-	size_t n = 4, i = 0;
+	size_t n = 6, i = 0;
 	const char *s;
 	char **argv, *copy = strdup(cmd + strspn(cmd, " \t")), *tok, *save = NULL;
 
@@ -45,7 +45,11 @@ char **fors_cache_argv(const char *cmd, const char *dir)
 	     tok = strtok_r(NULL, " \t", &save))
 		argv[i++] = tok;
 	argv[i++] = "--cache";
-	argv[i] = (char *)dir;
+	argv[i++] = (char *)dir;
+	if (user) {
+		argv[i++] = "--trust-user";
+		argv[i] = (char *)user;
+	}
 	return argv;
 }
 
@@ -53,7 +57,8 @@ char **fors_cache_argv(const char *cmd, const char *dir)
 static int unsafe(struct fors_plugin *p)
 {
 	struct fors_error err = { "" };
-	int e = fors_trust_dir(p->cfg.ilp_cache, "the ILP cache", 0, &err);
+	int e = fors_trust_dir(p->cfg.ilp_cache, "the ILP cache", 0,
+			       p->ilp_also, &err);
 
 	if (e == FORS_EIO)
 		LOG(p, OSM_LOG_ERROR, "%s: routing natively\n", err.msg);

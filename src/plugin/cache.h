@@ -6,10 +6,11 @@
 #include "schedule/schedule.h"
 
 /*
- * "PROGRAM ARG ..." split at blanks, then --cache DIR; NULL: no memory.
- * argv[0] owns the words: free it, then argv.
+ * "PROGRAM ARG ..." split at blanks, then --cache DIR and, when user is
+ * not NULL, --trust-user USER; NULL: no memory. argv[0] owns the words:
+ * free it, then argv.
  */
-char **fors_cache_argv(const char *cmd, const char *dir);
+char **fors_cache_argv(const char *cmd, const char *dir, const char *user);
 
 /*
  * The planes source of the ILP cache (routing/route.h), ctx the plugin:

@@ -13,6 +13,7 @@
 
 #include "plugin/cache.h"
 #include "plugin/setup.h"
+#include "sys/trust.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 
@@ -135,13 +136,22 @@ static int setup_cache(struct fors_plugin *p)
 	const char *cmd = p->cfg.ilp_lookup ? p->cfg.ilp_lookup :
 			  FORS_BINDIR "/fors ilp lookup";
 
+	const char *user = p->cfg.ilp_cache_user;
+	struct fors_error err;
+
 	if (!p->cfg.ilp_cache)
 		return 0;
-	p->ilp_argv = fors_cache_argv(cmd, p->cfg.ilp_cache);
+	if (user && fors_trust_user(user, &p->ilp_also, &err)) {
+		LOG(p, OSM_LOG_ERROR, "ilp_cache_user: %s: the ILP cache %s is not used\n",
+		    err.msg, p->cfg.ilp_cache);
+		return 0;
+	}
+	p->ilp_argv = fors_cache_argv(cmd, p->cfg.ilp_cache, user);
 	if (!p->ilp_argv)
 		return FORS_ENOMEM;
-	LOG(p, OSM_LOG_INFO, "ILP cache %s for complex scenarios: lookup %s, at most %u ms\n",
-	    p->cfg.ilp_cache, cmd, p->cfg.ilp_timeout_ms);
+	LOG(p, OSM_LOG_INFO, "ILP cache %s for complex scenarios: lookup %s, at most %u ms%s%s\n",
+	    p->cfg.ilp_cache, cmd, p->cfg.ilp_timeout_ms,
+	    user ? ", trusting the user " : "", user ? user : "");
 	return 0;
 }
 

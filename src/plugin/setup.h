@@ -20,6 +20,7 @@ struct fors_plugin {
 	cl_timer_t timer;	/* a heavy sweep when a held cable is due */
 	int timer_ready;
 	char **ilp_argv;	/* the lookup command, NULL: no ILP cache */
+	uint32_t ilp_also;	/* ilp_cache_user's uid, FORS_TRUST_NONE */
 	struct fors_sweep *sweep;	/* from build_lid_matrices to
 					   ucast_build_fwd_tables */
 	double t;		/* when the last callback's work began, ms */
