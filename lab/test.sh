@@ -4,8 +4,9 @@
 # ibsim fabrics, through healthy, simple (m <= f) and complex (m > f)
 # failure states and back, each verified from what the switches hold; osmtest
 # against the fors-routed subnet; a bad configuration file, named through
-# event_plugin_options; LMC 1 for 8 planes; a fabric fors declines (OpenSM falls back to
-# minhop); parallel cables at LMC 0; a control: minhop's credit loop after a cut, which fors check
+# event_plugin_options; LMC 1 for 8 planes; the subnet manager's leaf alone;
+# a fabric fors declines (OpenSM falls back to minhop); parallel cables at
+# LMC 0; a control: minhop's credit loop after a cut, which fors check
 # must find; the ILP cache consulted and refused; Aggregation Nodes; an
 # NDR-shaped fabric under ibsim limits from LAB_IBSIM_OPTS. LAB_VALGRIND=1 runs
 # OpenSM under valgrind memcheck and fails on any error in fors's code.
@@ -198,6 +199,30 @@ declined() {
 	else
 		ko "declined: see $lab_dir/osm.log"
 	fi
+	lab_stop
+}
+
+# The subnet manager's own leaf cut off from every spine: OpenSM sees that
+# leaf alone, whose hosts need no uplink (no transfer leaves it), and fors
+# routes it instead of handing it to minhop; then the whole fabric again.
+alone() {
+	local up=() back=() s
+	lab_init "${LAB_DIR:-lab-out}/alone"
+	"$FORS" netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$lab_dir/net"
+	for s in 0 1 2 3; do
+		up+=("Unlink \"L00\"[$(leaf_port 4 $s)]")
+		back+=("ReLink \"L00\"[$(leaf_port 4 $s)]")
+	done
+	lab_ibsim "$lab_dir/net"
+	lab_opensm "$(lab_first_host)" fors 2
+	name=alone state cut-off "${up[@]}"
+	case "$(lab_summary)" in
+	*"3 phases"*) ok "alone: L00 alone routed by fors in 3 phases, the bound for its 4 hosts" ;;
+	*) ko "alone: $(lab_summary)" ;;
+	esac
+	grep -q 'minhop tables configured\|fors: cannot route' "$lab_dir/osm.log" &&
+		ko "alone: fors declined, minhop routed: see $lab_dir/osm.log"
+	name=alone state back "${back[@]}"
 	lab_stop
 }
 
@@ -494,6 +519,7 @@ else
 	narrow
 	bad_config
 	declined
+	alone
 	control
 	flapping
 	foreign_state

@@ -137,6 +137,39 @@ START_TEST(leaf_without_uplinks_and_leaves_without_common_plane)
 END_TEST
 
 /*
+ * The subnet manager's own leaf cut off from every spine: the subnet it
+ * sees is that leaf and its hosts, which need no uplink (no transfer
+ * leaves the leaf). Routed and verified in hosts - 1 phases, the bound,
+ * at every LMC (a leaf without uplinks beside others with hosts is still
+ * refused: above).
+ */
+START_TEST(leaf_alone)
+{
+	static const struct fors_netgen ft44 = { 4, 4, 4, 1, NULL, 0, NULL,
+						 NULL, 0, 0 };
+	struct fors_topology *ref = gen_topology(&ft44);
+	struct fors_topology *live = text_topology(
+		"Switch 8 \"L00\"\n[1] \"H000\"[1]\n[2] \"H001\"[1]\n"
+		"[3] \"H002\"[1]\n[4] \"H003\"[1]\n"
+		"Hca 1 \"H000\"\n[1] \"L00\"[1]\nHca 1 \"H001\"\n[1] \"L00\"[2]\n"
+		"Hca 1 \"H002\"\n[1] \"L00\"[3]\nHca 1 \"H003\"\n[1] \"L00\"[4]\n");
+	struct fors_route *r;
+	uint32_t lmc;
+
+	for (lmc = 0; lmc <= 2; lmc++) {
+		r = route_ok(live, ref, lmc, "the subnet manager's leaf alone");
+		ck_assert_uint_eq(r->fb->f, 0);
+		ck_assert_uint_eq(r->fb->m, 0);
+		ck_assert_uint_eq(r->s->nphases, 3);
+		ck_assert_uint_eq(r->s->nxfers, 12);
+		fors_route_free(r);
+	}
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
  * A spine back with its cables on other ports of its own (routes as
  * before), or with two leaf ports swapped with another spine's (those
  * planes are dead: the expected cable is not there).
@@ -355,6 +388,7 @@ int main(void)
 	tcase_add_test(tc, host_on_a_spine);
 	tcase_add_test(tc, disjoint_from_the_reference);
 	tcase_add_test(tc, leaf_without_uplinks_and_leaves_without_common_plane);
+	tcase_add_test(tc, leaf_alone);
 	tcase_add_test(tc, spine_back_recabled);
 	tcase_add_test(tc, host_moved);
 	tcase_add_test(tc, duplicate_guids);

@@ -551,7 +551,21 @@ static void cables(struct fors_fabric *fb)
 		}
 }
 
-/* f and m over the leaves that serve hosts: a dead leaf constrains nothing. */
+/* Leaves that serve hosts, counted up to two. */
+static uint32_t serving(const struct fors_fabric *fb)
+{
+	uint32_t l, n = 0;
+
+	for (l = 0; n < 2 && l < fb->m1; l++)
+		n += serves_hosts(fb, l);
+	return n;
+}
+
+/*
+ * f and m over the leaves that serve hosts: a dead leaf constrains nothing,
+ * and neither does a leaf that serves the only hosts (no transfer leaves
+ * it: the subnet manager's own leaf cut off from every spine).
+ */
 int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 {
 	uint32_t l, l2, p, min = UINT32_MAX;
@@ -559,7 +573,7 @@ int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 	cables(fb);
 	fb->m = 0;
 	memset(fb->impacted, 0, fb->q);
-	for (l = 0; l < fb->m1; l++) {
+	for (l = 0; serving(fb) > 1 && l < fb->m1; l++) {
 		uint32_t c;
 
 		if (!serves_hosts(fb, l))
