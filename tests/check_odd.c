@@ -148,11 +148,7 @@ START_TEST(leaf_alone)
 	static const struct fors_netgen ft44 = { 4, 4, 4, 1, NULL, 0, NULL,
 						 NULL, 0, 0 };
 	struct fors_topology *ref = gen_topology(&ft44);
-	struct fors_topology *live = text_topology(
-		"Switch 8 \"L00\"\n[1] \"H000\"[1]\n[2] \"H001\"[1]\n"
-		"[3] \"H002\"[1]\n[4] \"H003\"[1]\n"
-		"Hca 1 \"H000\"\n[1] \"L00\"[1]\nHca 1 \"H001\"\n[1] \"L00\"[2]\n"
-		"Hca 1 \"H002\"\n[1] \"L00\"[3]\nHca 1 \"H003\"\n[1] \"L00\"[4]\n");
+	struct fors_topology *live = lone_leaf();
 	struct fors_route *r;
 	uint32_t lmc;
 

@@ -317,6 +317,35 @@ START_TEST(remembered_fabric)
 END_TEST
 
 /*
+ * The subnet manager's leaf cut off from every spine, as the plugin meets
+ * it: with the fabric remembered from the first sweep the leaf alone is
+ * routed, verified and published, and the whole fabric after, each a new
+ * generation; a plugin that never saw the fabric refuses one switch with
+ * hosts.
+ */
+START_TEST(leaf_alone_remembered)
+{
+	struct fors_route_opts o = { .lmc = 2 };
+	struct run *r = run_new(), *fresh = run_new();
+	struct fors_sweep *sw;
+	struct fors_error err;
+
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	ck_assert_uint_eq(generation(r), 1);
+	ck_assert_int_eq(sweep(r, lone_leaf(), 200), 0);
+	ck_assert_uint_eq(generation(r), 2);
+	ck_assert_ptr_null(strstr(r->log.text, "cannot route"));
+	ck_assert_int_eq(sweep(r, healthy(), 300), 0);
+	ck_assert_uint_eq(generation(r), 3);
+	ck_assert_int_eq(fors_sweep_route(fresh->st, lone_leaf(), 200, &o, &sw,
+					  &err), FORS_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "at least 2 leaves"));
+	run_free(r);
+	run_free(fresh);
+}
+END_TEST
+
+/*
  * A restart reads the state file: the cable is still held, the generation
  * continues, and the same schedule gives no new one.
  */
@@ -517,6 +546,7 @@ int main(void)
 	tcase_add_test(tc, flapping_cable);
 	tcase_add_test(tc, release_and_retry);
 	tcase_add_test(tc, remembered_fabric);
+	tcase_add_test(tc, leaf_alone_remembered);
 	tcase_add_test(tc, restart_from_state_file);
 	tcase_add_test(tc, foreign_state_file);
 	tcase_add_test(tc, bad_state_file);

@@ -57,6 +57,19 @@ static inline struct fors_topology *text_topology(const char *text)
 	return t;
 }
 
+/*
+ * What a subnet manager on H000 sees of netgen's FT(2;4,4) once L00 is cut
+ * off from every spine: L00 and its four hosts.
+ */
+static inline struct fors_topology *lone_leaf(void)
+{
+	return text_topology(
+		"Switch 8 \"L00\"\n[1] \"H000\"[1]\n[2] \"H001\"[1]\n"
+		"[3] \"H002\"[1]\n[4] \"H003\"[1]\n"
+		"Hca 1 \"H000\"\n[1] \"L00\"[1]\nHca 1 \"H001\"\n[1] \"L00\"[2]\n"
+		"Hca 1 \"H002\"\n[1] \"L00\"[3]\nHca 1 \"H003\"\n[1] \"L00\"[4]\n");
+}
+
 /* The path of a file of tests/data. */
 static inline const char *data_path(const char *file, char *buf, size_t len)
 {
