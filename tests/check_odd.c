@@ -166,6 +166,41 @@ START_TEST(leaf_alone)
 END_TEST
 
 /*
+ * The soak's seed 97054, event 34: FT(2;8,8) without S00 and S04 at five
+ * leaves, S00 at the rest, and L05-S07. T* and P_f are 75, Algorithm 1's
+ * phases need 20 splits (95), the cyclic schedule is placed at 79: it must
+ * say so (split 4) and pass every check, where the plugin once refused it.
+ */
+START_TEST(cyclic_above_pf)
+{
+	static const uint8_t cut[][2] = {
+		{ 0, 0 }, { 0, 4 }, { 1, 0 }, { 1, 4 }, { 2, 0 }, { 2, 4 },
+		{ 3, 0 }, { 4, 0 }, { 4, 4 }, { 5, 0 }, { 6, 0 }, { 6, 4 },
+		{ 7, 0 }, { 7, 4 }, { 5, 7 },
+	};
+	static const struct fors_netgen ft88 = { 8, 8, 8, 1, NULL, 0, NULL,
+						 NULL, 0, 0 };
+	struct fors_topology *ref = gen_topology(&ft88), *live;
+	struct fors_netgen g = ft88;
+	uint8_t failed[8 * 8] = { 0 };
+	struct fors_route *r;
+	uint32_t i;
+
+	for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
+		failed[cut[i][0] * 8 + cut[i][1]] = 1;
+	g.failed = failed;
+	live = gen_topology(&g);
+	r = route_ok(live, ref, 3, "seed 97054, event 34");
+	ck_assert_uint_eq(r->bound.t, 75);
+	ck_assert_uint_eq(r->s->nphases, 79);
+	ck_assert_int_eq(fors_schedule_number(r->s, "split"), 4);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
  * A spine back with its cables on other ports of its own (routes as
  * before), or with two leaf ports swapped with another spine's (those
  * planes are dead: the expected cable is not there).
@@ -385,6 +420,7 @@ int main(void)
 	tcase_add_test(tc, disjoint_from_the_reference);
 	tcase_add_test(tc, leaf_without_uplinks_and_leaves_without_common_plane);
 	tcase_add_test(tc, leaf_alone);
+	tcase_add_test(tc, cyclic_above_pf);
 	tcase_add_test(tc, spine_back_recabled);
 	tcase_add_test(tc, host_moved);
 	tcase_add_test(tc, duplicate_guids);
