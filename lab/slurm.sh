@@ -53,6 +53,16 @@ slurm_exit() {
 }
 trap slurm_exit EXIT
 
+# within CMD...: until CMD succeeds, every 0.2 s; 1 after the deadline.
+within() {
+	local t=0
+	until "$@"; do
+		t=$((t + 1))
+		[ $t -le $((deadline * 5)) ] || return 1
+		sleep 0.2
+	done
+}
+
 # A free TCP port on loopback from $1 on.
 free_port() {
 	local p=$1
@@ -111,12 +121,12 @@ slurm_start() {
 	slurm_pids="$! $slurm_pids"
 	slurmd -D -f "$SLURM_CONF" >"$s/slurmd.out" 2>&1 &
 	slurm_pids="$! $slurm_pids"
-	local t=0
-	until [ "$(sinfo -h -o %T 2>/dev/null)" = idle ]; do
-		t=$((t + 1))
-		[ $t -le $((deadline * 5)) ] || lab_die "the node never became idle: see $s/slurmctld.log, $s/slurmd.log"
-		sleep 0.2
-	done
+	within idle ||
+		lab_die "the node never became idle: see $s/slurmctld.log, $s/slurmd.log"
+}
+
+idle() {
+	[ "$(sinfo -h -o %T 2>/dev/null)" = idle ]
 }
 
 # submit ARRAY: the unmodified example as an array job of the batch user,
@@ -130,12 +140,11 @@ submit() {
 
 # finished JOB: wait until none of its tasks is queued or running.
 finished() {
-	local t=0
-	while [ -n "$(squeue -h -j "$1" 2>/dev/null)" ]; do
-		t=$((t + 1))
-		[ $t -le $((deadline * 5)) ] || return 1
-		sleep 0.2
-	done
+	within gone "$1"
+}
+
+gone() {
+	[ -z "$(squeue -h -j "$1" 2>/dev/null)" ]
 }
 
 # states JOB: "STATE EXIT" per task.

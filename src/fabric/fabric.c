@@ -568,12 +568,12 @@ static uint32_t serving(const struct fors_fabric *fb)
  */
 int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 {
-	uint32_t l, l2, p, min = UINT32_MAX;
+	uint32_t l, l2, p, min = UINT32_MAX, lone = serving(fb) < 2;
 
 	cables(fb);
 	fb->m = 0;
 	memset(fb->impacted, 0, fb->q);
-	for (l = 0; serving(fb) > 1 && l < fb->m1; l++) {
+	for (l = 0; !lone && l < fb->m1; l++) {
 		uint32_t c;
 
 		if (!serves_hosts(fb, l))

@@ -135,7 +135,6 @@ static int setup_cache(struct fors_plugin *p)
 {
 	const char *cmd = p->cfg.ilp_lookup ? p->cfg.ilp_lookup :
 			  FORS_BINDIR "/fors ilp lookup";
-
 	const char *user = p->cfg.ilp_cache_user;
 	struct fors_error err;
 
