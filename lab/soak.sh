@@ -606,7 +606,7 @@ decline_true() {
 			plane_due "$t" "$c" || { cabname "$c"; why="$CN is up and not held"; return 1; }
 		done
 		;;
-	'"'*'" ('*') and "'*'" ('*'): these leaves share no live plane'*)
+	'"'*'" ('*') and "'*'" ('*'): no chain of live cables joins these leaves'*)
 		a=${reason#\"}
 		a=${a%%\"*}
 		b=${reason#*) and \"}
@@ -615,12 +615,7 @@ decline_true() {
 		x=$((10#${a#L})) y=$((10#${b#L}))
 		[ "${inl[x]}" = 1 ] && [ "${inl[y]}" = 1 ] ||
 			{ why="$a or $b is not in OpenSM's subnet"; return 1; }
-		for ((n = 0; n < ns * nc; n++)); do
-			plane_due "$t" $((x * ns * nc + n)) $((y * ns * nc + n)) && continue
-			cabname $((x * ns * nc + n))
-			why="plane $n ($CN) is live on both leaves"
-			return 1
-		done
+		joined "$t" "$x" "$y" && { why="live cables join $a and $b (through other leaves)"; return 1; }
 		;;
 	*)
 		why="not a documented reason"
@@ -631,6 +626,37 @@ decline_true() {
 # plane_due T CABLE...: the plane is dead at T if one of its cables is down
 # or held; it comes back when its last held cable is due (none if one is
 # down); held_due keeps the earliest plane to come back.
+# Whether leaf $2 reaches leaf $3 over cables in use at $1 (leaves and
+# spines taking turns): fors routes such leaves through a third one.
+joined() {
+	local t=$1 to=$3 l m s queue=("$2") seen_l=() seen_s=()
+	seen_l[$2]=1
+	while [ ${#queue[@]} -gt 0 ]; do
+		l=${queue[0]} queue=("${queue[@]:1}")
+		[ "$l" = "$to" ] && return 0
+		for ((s = 0; s < ns; s++)); do
+			[ -z "${seen_s[s]}" ] && spine_used "$t" "$l" "$s" || continue
+			seen_s[s]=1
+			for ((m = 0; m < m1; m++)); do
+				[ -z "${seen_l[m]}" ] && [ "${inl[m]}" = 1 ] &&
+					spine_used "$t" "$m" "$s" || continue
+				seen_l[m]=1
+				queue+=("$m")
+			done
+		done
+	done
+	return 1
+}
+
+# Whether a cable between leaf $2 and spine $3 is in use at $1.
+spine_used() {
+	local k
+	for ((k = 0; k < nc; k++)); do
+		plane_due "$1" $((($2 * ns + $3) * nc + k)) || return 0
+	done
+	return 1
+}
+
 plane_due() {
 	local t=$1 c due=0
 	shift

@@ -317,7 +317,7 @@ START_TEST(random_no_full_leaf)
 			fors_route_free(r);
 			routed++;
 		} else {
-			ck_assert_msg(strstr(err.msg, "share no live plane") ||
+			ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
 				      strstr(err.msg, "no live uplink"), "%s",
 				      err.msg);
 		}

@@ -217,7 +217,7 @@ static const struct {
 	  "\"S\" (S) and \"T\" (T): two switches without hosts are linked: a third level" },
 	{ "Switch 4 \"A\"\n[1] \"H\"[1]\n[3] \"S\"[1]\nSwitch 4 \"B\"\n[1] \"G\"[1]\n[3] \"T\"[2]\n"
 	  "Switch 4 \"S\"\nSwitch 4 \"T\"\nHca 1 \"H\"\n[1] \"A\"[1]\nHca 1 \"G\"\n[1] \"B\"[1]\n",
-	  "\"A\" (A) and \"B\" (B): these leaves share no live plane" },
+	  "\"A\" (A) and \"B\" (B): no chain of live cables joins these leaves" },
 	{ "Switch 4 \"A\"\n[1] \"H\"[1]\nSwitch 4 \"B\"\n[1] \"G\"[1]\n[3] \"T\"[2]\n"
 	  "Switch 4 \"T\"\nHca 1 \"H\"\n[1] \"A\"[1]\nHca 1 \"G\"\n[1] \"B\"[1]\n",
 	  "leaf \"A\" (A) has hosts but no live uplink" },

@@ -130,7 +130,7 @@ START_TEST(leaf_without_uplinks_and_leaves_without_common_plane)
 	fors_topology_free(live);
 	g.failed = cross;
 	live = gen_topology(&g);
-	refused(live, ref, 1, "\"L00\" (L00) and \"L01\" (L01): these leaves share no live plane");
+	refused(live, ref, 1, "\"L00\" (L00) and \"L01\" (L01): no chain of live cables joins these leaves");
 	fors_topology_free(live);
 	fors_topology_free(ref);
 }
@@ -158,6 +158,42 @@ START_TEST(leaf_alone)
 		ck_assert_uint_eq(r->fb->m, 0);
 		ck_assert_uint_eq(r->s->nphases, 3);
 		ck_assert_uint_eq(r->s->nxfers, 12);
+		fors_route_free(r);
+	}
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
+ * FT(2;4,4) with L00 on S00 and S01 only, L01 on S02 and S03 only (issue
+ * 34): connected through L02 and L03, so routed, not refused. Their 32
+ * transfers leave Algorithm 1's 24 phases for 8 detour phases after
+ * them at LMC 2, the detours' bound (each leaf's 16 over its 2 uplinks),
+ * 10 and 12 at LMC 1 and 0, with fewer routes to choose from; each route
+ * leaf-spine-leaf-spine-leaf, every check passed at LMC 0 to 2, and the
+ * file says how many (`detour N`).
+ */
+START_TEST(leaves_apart)
+{
+	static uint8_t cut[16] = { 0, 0, 1, 1, 1, 1, 0, 0 };
+	static const uint32_t phases[3] = { 12, 10, 8 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *ref = gen_topology(&g), *live;
+	struct fors_route *r;
+	uint32_t lmc;
+
+	g.failed = cut;
+	live = gen_topology(&g);
+	for (lmc = 0; lmc <= 2; lmc++) {
+		r = route_ok(live, ref, lmc, "L00 and L01 apart");
+		ck_assert_uint_eq(r->fb->apart, 1);
+		ck_assert_uint_eq(r->detour.xfers, 32);
+		ck_assert_uint_eq(r->detour.bound, 8);
+		ck_assert_uint_eq(r->detour.phases, phases[lmc]);
+		ck_assert_uint_eq(r->s->nphases, 24 + r->detour.phases);
+		ck_assert_int_eq(fors_schedule_number(r->s, "detour"), r->detour.phases);
+		ck_assert_uint_eq(r->bound.t, 24);
 		fors_route_free(r);
 	}
 	fors_topology_free(live);
@@ -420,6 +456,7 @@ int main(void)
 	tcase_add_test(tc, disjoint_from_the_reference);
 	tcase_add_test(tc, leaf_without_uplinks_and_leaves_without_common_plane);
 	tcase_add_test(tc, leaf_alone);
+	tcase_add_test(tc, leaves_apart);
 	tcase_add_test(tc, cyclic_above_pf);
 	tcase_add_test(tc, spine_back_recabled);
 	tcase_add_test(tc, host_moved);

@@ -241,6 +241,18 @@ static void cut_random(struct fors_netgen *g, uint8_t *failed, uint32_t max)
 }
 
 /*
+ * A fabric with leaves apart has its detours in its last phases, no fewer
+ * than their bound; one without has none. 1 when r has them.
+ */
+static int detours_ok(const struct fors_route *r)
+{
+	ck_assert_uint_eq(fors_schedule_detours(r->s), r->detour.phases);
+	ck_assert_uint_eq(!!r->fb->apart, !!r->detour.phases);
+	ck_assert_uint_ge(r->detour.phases, r->detour.bound);
+	return r->detour.phases > 0;
+}
+
+/*
  * Seeded random fabrics: every result verified, or refused for cause; no
  * verified schedule has fewer phases than the bound, none more than
  * Algorithm 1's alone, and the totals of phases and bounds are printed
@@ -248,7 +260,7 @@ static void cut_random(struct fors_netgen *g, uint8_t *failed, uint32_t max)
  */
 START_TEST(random_fabrics)
 {
-	int trial, routed = 0, refused = 0, at = 0;
+	int trial, routed = 0, refused = 0, at = 0, detoured = 0;
 	uint64_t phases = 0, bounds = 0;
 
 	test_rng = 0x5eed0000u + (uint64_t)_i;
@@ -291,18 +303,20 @@ START_TEST(random_fabrics)
 							    &err), 0);
 			ck_assert_uint_le(r->s->nphases, a1->s->nphases);
 			fors_route_free(a1);
-			phases += r->s->nphases;
-			bounds += r->bound.t;
+			detoured += detours_ok(r);
+			phases += r->fb->apart ? 0 : r->s->nphases;
+			bounds += r->fb->apart ? 0 : r->bound.t;
 			at += r->s->nphases == r->bound.t;
 			if (r->fb->f > m0 / m1 && r->fb->nhosts == m0 * m1 &&
 			    !fors_schedule_is_cyclic(r->s))
 				ck_assert_uint_eq(r->s->nphases,
 						  fors_pf(m0, m1, r->fb->f) +
-						  r->assign.split);
+						  r->assign.split +
+						  r->detour.phases);
 			fors_route_free(r);
 			routed++;
 		} else {
-			ck_assert_msg(strstr(err.msg, "share no live plane") ||
+			ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
 				      strstr(err.msg, "no live uplink"),
 				      "%s: %s", what, err.msg);
 			refused++;
@@ -313,10 +327,13 @@ START_TEST(random_fabrics)
 		free(failed);
 	}
 	ck_assert_int_gt(routed, 20);
-	fprintf(stderr, "random_fabrics %d: %d routed, %d at the bound; %llu phases, bound %llu\n",
-		_i, routed, at, (unsigned long long)phases,
+	fprintf(stderr, "random_fabrics %d: %d routed, %d at the bound, %d with detours; %llu phases, bound %llu without them\n",
+		_i, routed, at, detoured, (unsigned long long)phases,
 		(unsigned long long)bounds);
-	/* issue 30: within 0.5% of the bound in total (doc/schedule.md) */
+	/*
+	 * issue 30: within 0.5% of the bound in total (doc/schedule.md), over
+	 * the fabrics whose leaves all share a plane
+	 */
 	ck_assert_msg(phases * 1000 <= bounds * 1005,
 		      "%llu phases against the bound's %llu",
 		      (unsigned long long)phases, (unsigned long long)bounds);
@@ -454,14 +471,16 @@ START_TEST(random_narrow)
 			r = route_ok(live, ref, lmc, what);
 			ck_assert_ptr_nonnull(r->om);
 			ck_assert_uint_ge(r->s->nphases, r->bound.t);
+			detours_ok(r);
 			if (r->fb->f > m0 / m1 && !fors_schedule_is_cyclic(r->s))
 				ck_assert_uint_eq(r->s->nphases,
 						  fors_pf(m0, m1, r->fb->f) +
-						  r->assign.split);
+						  r->assign.split +
+						  r->detour.phases);
 			cyclic += fors_schedule_is_cyclic(r->s);
 			fors_route_free(r);
 		} else {
-			ck_assert_msg(strstr(err.msg, "share no live plane") ||
+			ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
 				      strstr(err.msg, "no live uplink"),
 				      "%s: %s", what, err.msg);
 		}

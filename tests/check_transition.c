@@ -203,7 +203,7 @@ static int sweep(struct run *r, const struct fors_topology *live,
 	e = fors_sweep_route(r->st, t, now, &o, &sw, &err);
 	r->n->sweeps++;
 	if (e) {
-		ck_assert_msg(strstr(err.msg, "share no live plane") ||
+		ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
 			      strstr(err.msg, "no live uplink"), "%s: %s",
 			      r->what, err.msg);
 		r->n->declined++;

@@ -523,7 +523,7 @@ static int serves_hosts(const struct fors_fabric *fb, uint32_t l)
 	return 0;
 }
 
-static int common_plane(const struct fors_fabric *fb, uint32_t x, uint32_t y)
+int fors_leaves_common(const struct fors_fabric *fb, uint32_t x, uint32_t y)
 {
 	uint32_t p;
 
@@ -561,6 +561,48 @@ static uint32_t serving(const struct fors_fabric *fb)
 	return n;
 }
 
+/* The representative of v's component (leaves, then spines), halving paths. */
+static uint32_t root_of(uint32_t *up, uint32_t v)
+{
+	while (up[v] != v)
+		v = up[v] = up[up[v]];
+	return v;
+}
+
+/*
+ * Whether every leaf that serves hosts reaches every other over live
+ * cables; if not, *bad and *bad2 are two that do not reach each other.
+ * Leaves without a common plane are then routed through others
+ * (routing/detour.c).
+ */
+static int connected(const struct fors_fabric *fb, uint32_t *bad,
+		     uint32_t *bad2)
+{
+	uint32_t *up = malloc(sizeof(uint32_t) * (fb->m1 + fb->nspines + 1));
+	uint32_t l, p, first = UINT32_MAX, ok = 1;
+
+	if (!up)
+		return FORS_ENOMEM;
+	for (l = 0; l < fb->m1 + fb->nspines; l++)
+		up[l] = l;
+	for (l = 0; l < fb->m1; l++)
+		for (p = 0; p < fb->q; p++)
+			if (fors_plane_live(fb, l, p))
+				up[root_of(up, l)] =
+					root_of(up, fb->m1 + fb->plane_spine[p]);
+	for (l = 0; ok && l < fb->m1; l++) {
+		if (!serves_hosts(fb, l))
+			continue;
+		if (first == UINT32_MAX)
+			first = l;
+		ok = root_of(up, l) == root_of(up, first);
+		*bad = l;
+		*bad2 = first;
+	}
+	free(up);
+	return ok ? 0 : FORS_NOCOMMON;
+}
+
 /*
  * f and m over the leaves that serve hosts: a dead leaf constrains nothing,
  * and neither does a leaf that serves the only hosts (no transfer leaves
@@ -572,6 +614,7 @@ int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 
 	cables(fb);
 	fb->m = 0;
+	fb->apart = 0;
 	memset(fb->impacted, 0, fb->q);
 	for (l = 0; !lone && l < fb->m1; l++) {
 		uint32_t c;
@@ -585,11 +628,15 @@ int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 		min = c < min ? c : min;
 		for (p = 0; p < fb->q; p++)
 			fb->impacted[p] |= !fors_plane_live(fb, l, p);
-		for (l2 = 0; l2 < l; l2++) {
-			*bad2 = l2;
-			if (serves_hosts(fb, l2) && !common_plane(fb, l, l2))
-				return FORS_NOCOMMON;
-		}
+		for (l2 = 0; l2 < l; l2++)
+			fb->apart += serves_hosts(fb, l2) &&
+				     !fors_leaves_common(fb, l, l2);
+	}
+	if (fb->apart) {
+		int r = connected(fb, bad, bad2);
+
+		if (r)
+			return r;
 	}
 	fb->f = min != UINT32_MAX && min < fb->m0 ? fb->m0 - min : 0;
 	for (p = 0; p < fb->q; p++)
@@ -610,8 +657,10 @@ static int reduction(struct analysis *a)
 	}
 	if (r == FORS_NOCOMMON)
 		return refuse2(a, &a->e->nodes[a->eleaf[l2]], x,
-			       "these leaves share no live plane: a cable from either to a spine the other reaches would route them");
-	return 0;
+			       "no chain of live cables joins these leaves: a cable from either to a spine the other reaches would route them");
+	if (r == FORS_ENOMEM)
+		fors_error_set(a->err, "out of memory");
+	return r;
 }
 
 /* With a reference, every live switch and host port must be known to it. */

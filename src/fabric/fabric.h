@@ -62,6 +62,8 @@ struct fors_fabric {
 	int32_t *host_at;	/* [m0 * m1]: index into hosts, -1 if absent */
 	struct fors_fpart *parts;	/* on live leaves and spines */
 	uint32_t nparts;
+	uint32_t apart;		/* pairs of leaves with hosts and no common
+				   live plane: routed through a third leaf */
 };
 
 /* 1 when the plane's cable at leaf is alive and not held. */
@@ -97,8 +99,8 @@ static inline int fors_plane_reach(const struct fors_fabric *fb, uint32_t leaf,
  * Recognise the two-level fat tree in live. The expected (healthy) fabric
  * is ref when given; otherwise it is inferred from live (every leaf should
  * reach every spine with the largest cable count seen at that spine).
- * Anything that is not a two-level fat tree, and a pair of leaves without a
- * common live plane, is FORS_EINVAL with what was found in err.
+ * Anything that is not a two-level fat tree, and leaves with hosts that
+ * live cables do not join, is FORS_EINVAL with what was found in err.
  */
 int fors_fabric_analyse(const struct fors_topology *live,
 			const struct fors_topology *ref,
@@ -106,10 +108,14 @@ int fors_fabric_analyse(const struct fors_topology *live,
 
 enum { FORS_NOUPLINK = 1, FORS_NOCOMMON = 2 };
 
+/* 1 when leaves x and y have a live plane in common. */
+int fors_leaves_common(const struct fors_fabric *fb, uint32_t x, uint32_t y);
+
 /*
- * Set impacted, f and m from the live planes of the leaves that serve
- * hosts. FORS_NOUPLINK when leaf *bad serves hosts without a live plane,
- * FORS_NOCOMMON when leaves *bad and *bad2 share none; 0 otherwise.
+ * Set impacted, f, m and apart from the live planes of the leaves that
+ * serve hosts. FORS_NOUPLINK when leaf *bad serves hosts without a live
+ * plane, FORS_NOCOMMON when no chain of live cables joins leaves *bad and
+ * *bad2, FORS_ENOMEM; 0 otherwise.
  */
 int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2);
 

@@ -64,6 +64,31 @@ static int alloc_fabric(struct fors_fabric *fb, const struct fors_scenario *sc)
 	       fb->host_at;
 }
 
+static int has_hosts(const struct fors_fabric *fb, uint32_t l)
+{
+	uint32_t a;
+
+	for (a = 0; a < fb->m0; a++)
+		if (fb->host_at[l * fb->m0 + a] >= 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A scenario has no tables to route leaves without a common plane through
+ * a third leaf (routing/detour.c): the first such pair, FORS_NOCOMMON.
+ */
+static int apart_pair(const struct fors_fabric *fb, uint32_t *bad,
+		      uint32_t *bad2)
+{
+	for (*bad = 0; *bad < fb->m1; (*bad)++)
+		for (*bad2 = 0; *bad2 < *bad; (*bad2)++)
+			if (has_hosts(fb, *bad) && has_hosts(fb, *bad2) &&
+			    !fors_leaves_common(fb, *bad, *bad2))
+				return FORS_NOCOMMON;
+	return 0;
+}
+
 int fors_scenario_fabric(const struct fors_scenario *sc,
 			 struct fors_fabric **out, struct fors_error *err)
 {
@@ -92,10 +117,14 @@ int fors_scenario_fabric(const struct fors_scenario *sc,
 			fb->hosts[fb->nhosts++].sid = i;
 	}
 	r = fors_fabric_measure(fb, &bad, &bad2);
+	if (!r && fb->apart)
+		r = apart_pair(fb, &bad, &bad2);
 	if (r) {
 		if (r == FORS_NOUPLINK)
 			fors_error_set(err, "leaf %u has hosts but no live plane",
 				       bad);
+		else if (r == FORS_ENOMEM)
+			fors_error_set(err, "out of memory");
 		else
 			fors_error_set(err, "leaves %u and %u share no live plane",
 				       bad2, bad);

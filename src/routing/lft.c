@@ -32,6 +32,7 @@ struct lft_build {
 				   NO_PLANE (local, or no route) */
 	uint32_t *load;		/* [leaf * q + plane]: fallbacks so far */
 	uint32_t nleaf;		/* switches 0..nleaf-1 are leaves */
+	uint32_t *leafno;	/* [nleaf]: each one's leaf in fb */
 	struct fors_updown ud;
 	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
 	uint32_t *dplane;	/* [nspines]: the LID being routed's plane on
@@ -59,13 +60,16 @@ static int switches(struct lft_build *b)
 	lf->sw = malloc(sizeof(uint32_t) * (fb->m1 + fb->nspines));
 	lf->sw_lid = malloc(sizeof(uint32_t) * (fb->m1 + fb->nspines));
 	b->swi = malloc(sizeof(int32_t) * b->t->nnodes);
-	if (!lf->sw || !lf->sw_lid || !b->swi)
+	b->leafno = malloc(sizeof(uint32_t) * (fb->m1 + 1));
+	if (!lf->sw || !lf->sw_lid || !b->swi || !b->leafno)
 		return FORS_ENOMEM;
 	for (i = 0; i < b->t->nnodes; i++)
 		b->swi[i] = -1;
 	for (i = 0; i < fb->m1; i++)
-		if (fb->leaf[i] != FORS_NO_PEER)
+		if (fb->leaf[i] != FORS_NO_PEER) {
+			b->leafno[n] = i;
 			lf->sw[n++] = fb->leaf[i];
+		}
 	b->nleaf = n;
 	for (i = 0; i < fb->nspines; i++)
 		if (fb->spine[i] != FORS_NO_PEER)
@@ -405,6 +409,45 @@ static void down_planes(const struct lft_build *b, uint32_t h, uint32_t j)
 	}
 }
 
+/*
+ * Leaf l shares no live plane with host h's leaf: offset j goes up one of
+ * l's planes whose spine's home leaf is another leaf that does share one,
+ * so the route is l, spine, home, spine, h's leaf: up, up, then a
+ * leaf-spine-leaf data path, legal (doc/routing.md, "Detours"). The
+ * offsets and hosts take the candidates in turn; q when there is none.
+ */
+/* Whether leaf l's plane p starts a detour to leaf lh (detour_plane). */
+static int detour_ok(const struct lft_build *b, uint32_t l, uint32_t lh,
+		     uint32_t p)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t s = fb->spine[fb->plane_spine[p]], home;
+
+	if (!fors_plane_live(fb, l, p) || s == FORS_NO_PEER)
+		return 0;
+	home = b->ud.home[b->swi[s]];
+	return home != NONE && home != (uint32_t)b->swi[fb->leaf[l]] &&
+	       b->leafno[home] != lh &&
+	       fors_leaves_common(fb, b->leafno[home], lh);
+}
+
+static uint32_t detour_plane(const struct lft_build *b, uint32_t h,
+			     uint32_t l, uint32_t j)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t p, n = 0, lh = leaf_of(fb, h);
+
+	for (p = 0; p < fb->q; p++)
+		n += detour_ok(b, l, lh, p);
+	if (!n)
+		return fb->q;
+	n = (b->lf->designated[h] + j) % n;
+	for (p = 0; p < fb->q; p++)
+		if (detour_ok(b, l, lh, p) && n-- == 0)
+			break;
+	return p;
+}
+
 /* The leaves' data paths, and spines with a cable to the host's leaf. */
 static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 {
@@ -425,6 +468,8 @@ static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 			continue;
 		}
 		p = route_plane(b, h, l, j);
+		if (p == fb->q && fb->apart && !fors_leaves_common(fb, l, lh))
+			p = detour_plane(b, h, l, j);
 		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : NO_PLANE);
 		if (p < fb->q) {
 			set_data(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q +
@@ -506,12 +551,24 @@ static void route_part(struct lft_build *b, const struct fors_fpart *c,
 			    fors_lft(lf, v, lf->sw_lid[own]));
 }
 
-/* The spine leaf l sends port h's base LID up to, or NONE. */
+/*
+ * The switch leaf l sends port h's base LID up to, or NONE: read from its
+ * table, as fors check counts it, detours and completed routes included.
+ */
 static uint32_t base_spine(const struct lft_build *b, uint32_t h, uint32_t l)
 {
-	uint16_t p = *rplane_at(b, h, l, 0);
+	const struct fors_node *n;
+	uint32_t k, y;
 
-	return p == NO_PLANE ? NONE : b->fb->plane_spine[p];
+	if (b->fb->leaf[l] == FORS_NO_PEER)
+		return NONE;
+	n = &b->t->nodes[b->fb->leaf[l]];
+	k = fors_lft(b->lf, (uint32_t)b->swi[b->fb->leaf[l]],
+		     b->lf->host_lid[h]);
+	if (k == 0 || k == FORS_NO_PORT || k > n->nports)
+		return NONE;
+	y = n->ports[k].peer;
+	return y != FORS_NO_PEER && b->t->nodes[y].type == FORS_SWITCH ? y : NONE;
 }
 
 /* mFtree: from each leaf, the ports of one node up through different spines. */
@@ -637,6 +694,7 @@ int fors_lfts_build(const struct fors_topology *live,
 	if (!r)
 		r = fill(&b);
 	free(b.swi);
+	free(b.leafno);
 	free(b.group);
 	free(b.next);
 	free(b.rplane);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/detour.h"
 #include "routing/route.h"
 #include "routing/routed.h"
 #include "schedule/cyclic.h"
@@ -82,13 +83,18 @@ static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 	return e == FORS_ENOMEM ? e : 0;
 }
 
-/* Algorithm 1's abstract schedule of fb's present hosts (*present). */
+/*
+ * Algorithm 1's abstract schedule of fb's present hosts (*present),
+ * without the transfers of leaves apart (routing/detour.h).
+ */
 static int schedule(struct fors_route *r, uint8_t **present,
 		    struct fors_schedule **abs, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
+	struct fors_schedule *whole;
 	uint32_t i;
+	int e;
 
 	*present = malloc((size_t)fb->m0 * fb->m1 + 1);
 	if (!*present) {
@@ -99,7 +105,13 @@ static int schedule(struct fors_route *r, uint8_t **present,
 		(*present)[i] = fb->host_at[i] >= 0 &&
 				r->joins[fb->host_at[i]];
 	sp.present = *present;
-	return fors_schedule_build(abs, &sp, &r->intra, err);
+	e = fors_schedule_build(abs, &sp, &r->intra, err);
+	if (e || !fb->apart)
+		return e;
+	whole = *abs;
+	e = fors_detour_strip(fb, whole, abs, err);
+	fors_schedule_free(whole);
+	return e;
 }
 
 /*
@@ -160,6 +172,7 @@ static int planes(struct fors_route *r, const struct fors_route_opts *o,
 	if (o->lmc < 8 && (1u << o->lmc) < r->fb->q)
 		return narrow(r, abs, o->lmc, out, err);
 	if (!src || r->fb->m <= r->fb->f || fors_schedule_is_cyclic(abs) ||
+	    r->fb->apart ||
 	    r->njoin < r->fb->nhosts ||
 	    src->route(src->ctx, r->fb, out))
 		return fors_assign_planes(r->fb, abs, out, &r->assign, err);
@@ -352,8 +365,9 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		e = candidate(r, o, abs, pl, &info, err);
 		alg1 = 1;
 	}
-	for (k = 0; !e && (!few || (!k && (uint64_t)r->usable.t *
-					r->fb->nhosts <= FORS_CYCLIC_CELLS)) &&
+	for (k = 0; !e && !r->fb->apart &&
+	     (!few || (!k && (uint64_t)r->usable.t *
+			    r->fb->nhosts <= FORS_CYCLIC_CELLS)) &&
 	     !o->algorithm1 && k < FORS_CYCLIC_TRIES &&
 	     cells < FORS_CYCLIC_CELLS &&
 	     (!*pl || (*pl)->nphases > r->usable.t + cyclic_above[k]); k++) {
@@ -421,6 +435,12 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 	if (!e) {
 		e = fors_routed_schedule(r->lfts, live, r->fb, r->joins, r->om, pl,
 					 &r->assign, &r->s, err);
+		if (!e && r->fb->apart) {
+			pl = r->s;
+			r->s = NULL;
+			e = fors_detour_pack(r->lfts, live, r->fb, r->joins, pl,
+					     &r->s, &r->detour, err);
+		}
 		return e ? e : bound_key(r, err);
 	}
 	fors_schedule_free(pl);

@@ -3,6 +3,7 @@
 #define FORS_ROUTE_H
 
 #include "routing/assign.h"
+#include "routing/detour.h"
 #include "fabric/fabric.h"
 #include "routing/lft.h"
 #include "schedule/bound.h"
@@ -23,6 +24,7 @@ struct fors_route {
 	uint8_t *joins;		/* [fb->nhosts]: takes part in the exchange */
 	uint32_t njoin;		/* how many do */
 	struct fors_assign_info assign;
+	struct fors_detour_info detour;	/* leaves apart: their phases */
 };
 
 /*

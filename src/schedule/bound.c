@@ -36,6 +36,7 @@ struct flow {
 	double *sum;		/* every round's */
 	double *cut;		/* a bottleneck's lengths */
 	uint64_t *w;		/* integer lengths of the certificate */
+	int apart;		/* two leaves with hosts share no spine */
 };
 
 static uint32_t cables(const struct fors_bound_fabric *bf, uint32_t l,
@@ -74,7 +75,10 @@ static uint32_t common(const struct fors_bound_fabric *bf, uint32_t l,
 	return a < c ? a : c;
 }
 
-/* l's cables to spines some other leaf with hosts reaches. */
+/*
+ * l's cables to spines some other leaf with hosts reaches; every cable of
+ * l where a transfer may pass a third leaf, with or without hosts.
+ */
 static uint64_t uplinks(const struct flow *f, uint32_t l)
 {
 	const struct fors_bound_fabric *bf = f->bf;
@@ -83,19 +87,47 @@ static uint64_t uplinks(const struct flow *f, uint32_t l)
 
 	for (s = 0; s < bf->nspines; s++)
 		for (i = 0; i < f->na; i++)
-			if (f->act[i] != l && cables(bf, f->act[i], s)) {
+			if (f->apart ||
+			    (f->act[i] != l && cables(bf, f->act[i], s))) {
 				u += cables(bf, l, s);
 				break;
 			}
 	return u;
 }
 
-/* N - 1, every leaf and every pair; FORS_EINVAL for a pair without one. */
-static int simple(const struct flow *f, uint64_t n, struct fors_bound *b,
-		  struct fors_error *err)
+/* Cables between leaves l and k through any spine, each at the smaller. */
+static uint64_t shared(const struct fors_bound_fabric *bf, uint32_t l,
+		       uint32_t k)
+{
+	uint64_t c = 0;
+	uint32_t s;
+
+	for (s = 0; s < bf->nspines; s++)
+		c += common(bf, l, k, s);
+	return c;
+}
+
+/* Whether two leaves with hosts share no spine (routing/detour.c). */
+static int any_apart(const struct flow *f)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < f->na; i++)
+		for (j = i + 1; j < f->na; j++)
+			if (!shared(f->bf, f->act[i], f->act[j]))
+				return 1;
+	return 0;
+}
+
+/*
+ * N - 1, every leaf and every pair with common spines: a pair without
+ * one has no such term (the file format's guarantee 5 defines it over
+ * common planes), and its transfers pass a third leaf.
+ */
+static void simple(const struct flow *f, uint64_t n, struct fors_bound *b)
 {
 	const struct fors_bound_fabric *bf = f->bf;
-	uint32_t i, j, s;
+	uint32_t i, j;
 
 	raise_to(b, n ? n - 1 : 0, FORS_BOUND_HOSTS, 0, 0);
 	for (i = 0; i < f->na; i++) {
@@ -107,18 +139,12 @@ static int simple(const struct flow *f, uint64_t n, struct fors_bound *b,
 		for (j = i + 1; j < f->na; j++) {
 			uint32_t k = f->act[j];
 
-			for (c = 0, s = 0; s < bf->nspines; s++)
-				c += common(bf, l, k, s);
-			if (!c) {
-				fors_error_set(err, "leaves %u and %u have hosts and no live spine in common",
-					       l, k);
-				return FORS_EINVAL;
-			}
-			raise_to(b, ceil_div(nl * bf->hosts[k], c),
-				 FORS_BOUND_PAIR, l, k);
+			c = shared(bf, l, k);
+			if (c)
+				raise_to(b, ceil_div(nl * bf->hosts[k], c),
+					 FORS_BOUND_PAIR, l, k);
 		}
 	}
-	return 0;
 }
 
 static double *up_len(const struct flow *f, double *a, uint32_t l)
@@ -348,9 +374,11 @@ int fors_bound_compute(const struct fors_bound_fabric *bf,
 	*out = (struct fors_bound){ 0, FORS_BOUND_HOSTS, 0, 0 };
 	if (e)
 		fors_error_set(err, "out of memory while computing the bound");
-	if (!e)
-		e = simple(&f, n, out, err);
-	if (!e && f.na > 1)
+	if (!e) {
+		f.apart = any_apart(&f);
+		simple(&f, n, out);
+	}
+	if (!e && f.na > 1 && !f.apart)
 		flow_bound(&f, out);
 	free(f.act);
 	free(f.len);

@@ -38,8 +38,9 @@ struct fors_bound {
  * The bound of bf: the largest of N - 1, each leaf's and each pair of
  * leaves' transfers over their cables, and the flow bound (the LP
  * relaxation of splitting every pair's transfers over the spines), each
- * proven by a certificate checked in integers. FORS_EINVAL when two
- * leaves with hosts share no live spine (err names them), FORS_ENOMEM.
+ * proven by a certificate checked in integers. Where two leaves with
+ * hosts share no live spine, only N - 1, the leaves (over all their
+ * cables) and the pairs that share one. 0, or FORS_ENOMEM.
  */
 int fors_bound_compute(const struct fors_bound_fabric *bf,
 		       struct fors_bound *out, struct fors_error *err);

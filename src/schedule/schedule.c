@@ -139,6 +139,13 @@ int64_t fors_schedule_number(const struct fors_schedule *s, const char *key)
 	return -1;
 }
 
+uint32_t fors_schedule_detours(const struct fors_schedule *s)
+{
+	int64_t v = fors_schedule_number(s, "detour");
+
+	return v > 0 && v <= s->nphases ? (uint32_t)v : 0;
+}
+
 int fors_schedule_add_absent(struct fors_schedule *s, const uint8_t *present)
 {
 	size_t n = (size_t)s->m0 * s->m1, i, len = 0;

@@ -111,6 +111,13 @@ int fors_schedule_add_key(struct fors_schedule *s, const char *key,
 int64_t fors_schedule_number(const struct fors_schedule *s, const char *key);
 
 /*
+ * How many of the last phases carry transfers between leaves that share
+ * no live plane, through a third leaf (key `detour`); 0 without the key,
+ * or when it is not a number of phases s has.
+ */
+uint32_t fors_schedule_detours(const struct fors_schedule *s);
+
+/*
  * An abstract schedule has no host lines to say which slots hold a host:
  * the key "absent" lists the others ("38,39,58"), for fors_schedule_verify.
  * Nothing is added when present is NULL or every slot is present.

@@ -375,6 +375,11 @@ static void summary(const struct fors_sweep_state *st,
 		       st->installed->mf_shared, st->installed->mf_pairs, down,
 		       held, t[0] + t[1] + t[2] + t[3] + t[4] + t[5],
 		       st->generation, t[0], t[1], t[2], t[3], t[4], t[5]);
+	if (r->detour.phases)
+		fors_sweep_say(st, 0,
+			       "detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases (at least %u)",
+			       r->detour.xfers, r->detour.phases,
+			       r->detour.bound);
 }
 
 int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,

@@ -48,6 +48,7 @@ struct follower {
 	const struct fors_follow_in *in;
 	const struct flat *fl;
 	uint32_t p0, p1;
+	uint32_t detour_from;	/* the first detour phase */
 	struct use *use;	/* per channel */
 	struct fors_check_report rep;
 };
@@ -110,14 +111,24 @@ static void use_link(void *arg, uint32_t node, uint32_t port)
 	use_chan(u, u->f->in->g->pbase[node] + port);
 }
 
-static int updown(const struct follower *f, const struct fors_hop *h)
+/*
+ * A route within a leaf, or leaf-spine-leaf; in a detour phase also
+ * leaf-spine-leaf-spine-leaf and longer, leaves and spines taking turns.
+ */
+static int updown(const struct follower *f, const struct fors_hop *h,
+		  uint32_t p)
 {
 	const uint8_t *leaf = f->in->leaf;
+	uint32_t i;
 
 	if (h->nsw == 1)
 		return leaf[h->sw[0]];
-	return h->nsw == 3 && leaf[h->sw[0]] && !leaf[h->sw[1]] &&
-	       leaf[h->sw[2]];
+	if (h->nsw != 3 && (p < f->detour_from || h->nsw % 2 == 0))
+		return 0;
+	for (i = 0; i < h->nsw; i++)
+		if (leaf[h->sw[i]] != (i % 2 == 0))
+			return 0;
+	return 1;
 }
 
 /*
@@ -170,10 +181,11 @@ static void judge(struct follower *f, const struct fors_xfer *x, uint32_t p,
 		f->rep.undelivered++;
 		keep(f, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", p,
 		     x->src, x->dst, x->dlid, h->fail, desc(f, h->node));
-	} else if (!updown(f, h)) {
+	} else if (!updown(f, h, p)) {
 		f->rep.not_updown++;
-		keep(f, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf",
-		     p, x->src, x->dst, x->dlid, h->nsw);
+		keep(f, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf%s",
+		     p, x->src, x->dst, x->dlid, h->nsw,
+		     p < f->detour_from ? "" : " nor a detour through leaves");
 	}
 }
 
@@ -228,6 +240,7 @@ static int start(struct follower *f, const struct fors_follow_in *in,
 	uint32_t n = in->g->nchan;
 
 	*f = (struct follower){ .in = in, .fl = fl, .p0 = p0, .p1 = p1 };
+	f->detour_from = in->s->nphases - fors_schedule_detours(in->s);
 	f->use = calloc(n + 1, sizeof(*f->use));
 	return f->use ? 0 : FORS_ENOMEM;
 }

@@ -20,6 +20,7 @@ struct verifier {
 	int cyclic;		/* the cyclic pattern, not Algorithm 1's */
 	uint32_t leave;		/* most senders out of a leaf per phase:
 				   m0 - f (Algorithm 1), or the planes */
+	uint32_t detour_from;	/* the first detour phase (key detour) */
 	struct fors_error *err;
 };
 
@@ -66,6 +67,12 @@ static const char *leaf_rule(const struct verifier *c, int out)
 	return rule[c->cyclic][out];
 }
 
+/* Senders a leaf may have leave it in phase p: its planes in a detour's. */
+static uint32_t leave(const struct verifier *c, uint32_t p)
+{
+	return p >= c->detour_from ? c->s->q : c->leave;
+}
+
 /* Whether the pair numbered pair (source * hosts + destination) is done. */
 static int pair_done(const struct verifier *c, size_t pair)
 {
@@ -93,9 +100,9 @@ static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 	c->sent[x->src] = p + 1;
 	c->recv[x->dst] = p + 1;
 	if (c->leaf[x->src] != c->leaf[x->dst]) {
-		if (++c->lout[c->leaf[x->src]] > c->leave)
+		if (++c->lout[c->leaf[x->src]] > leave(c, p))
 			return fail(c, leaf_rule(c, 1), p, x);
-		if (++c->lin[c->leaf[x->dst]] > c->leave)
+		if (++c->lin[c->leaf[x->dst]] > leave(c, p))
 			return fail(c, leaf_rule(c, 0), p, x);
 	}
 	return check_route(c, p, x);
@@ -153,23 +160,26 @@ static uint32_t declared(const struct fors_schedule *s, const char *key)
  * applies; a cyclic schedule at a bound above P_f (the fabric cannot carry
  * P_f phases, however scheduled) may have as many as that bound says,
  * which fors check proves from the cables (guarantee 5), or as the bound
- * of the cables it may use says (`usable`: cables held out of use).
+ * of the cables it may use says (`usable`: cables held out of use). The
+ * theorem's leaves share planes: phases of detours add to it.
  */
 static int check_count(struct verifier *c, int all_present)
 {
 	const struct fors_schedule *s = c->s;
 	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared(s, "split");
+	uint32_t detour = s->nphases - c->detour_from;
 	uint32_t bound = c->cyclic ? declared(s, "bound") : 0;
 	uint32_t usable = c->cyclic ? declared(s, "usable") : 0;
 
 	bound = usable > bound ? usable : bound;
 
 	if (all_present && s->f > s->m0 / s->m1 &&
-	    s->nphases > (bound > pf ? bound : pf) + split) {
-		fors_error_set(c->err, "%u phases where the %s is %u%s",
+	    s->nphases > (bound > pf ? bound : pf) + split + detour) {
+		fors_error_set(c->err, "%u phases where the %s is %u%s%s",
 			       s->nphases, bound > pf ? "bound" : "optimum P_f",
 			       bound > pf ? bound : pf,
-			       split ? " plus the declared split" : "");
+			       split ? " plus the declared split" : "",
+			       detour ? " plus the detour phases" : "");
 		return FORS_EVERIFY;
 	}
 	return FORS_OK;
@@ -204,12 +214,25 @@ static int absent(struct verifier *c)
 	return FORS_OK;
 }
 
+/* The "detour" key: a number of the schedule's phases, if there. */
+static int detour_key(const struct verifier *c)
+{
+	int64_t v = fors_schedule_number(c->s, "detour");
+
+	if (v == -1 || (v >= 0 && v <= c->s->nphases))
+		return FORS_OK;
+	fors_error_set(c->err, "key detour: not a number of phases from 0 to %u",
+		       c->s->nphases);
+	return FORS_EVERIFY;
+}
+
 static int setup(struct verifier *c)
 {
 	const struct fors_schedule *s = c->s;
 	size_t i;
 
 	c->hosts = s->m0 * s->m1;
+	c->detour_from = s->nphases - fors_schedule_detours(s);
 	c->cyclic = fors_schedule_is_cyclic(s);
 	c->leave = c->cyclic ? s->q : s->m0 - s->f;
 	c->present = calloc(c->hosts, 1);
@@ -237,7 +260,7 @@ static int setup(struct verifier *c)
 		c->present[s->hosts[i].sid] = 1;
 		c->lid[s->hosts[i].sid] = s->hosts[i].lid;
 	}
-	return absent(c);
+	return absent(c) ? FORS_EVERIFY : detour_key(c);
 }
 
 int fors_schedule_verify(const struct fors_schedule *s,
@@ -273,7 +296,8 @@ int fors_schedule_verify(const struct fors_schedule *s,
 
 /*
  * Every inter-leaf transfer on a plane whose spine both leaves reach, and
- * no leaf's cable (fabric.h, fors_plane_cable) twice in a phase.
+ * no leaf's cable (fabric.h, fors_plane_cable) twice in a phase; a detour
+ * phase's transfers pass two spines, which only the tables show.
  */
 static int check_planes(const struct fors_fabric *fb,
 			const struct fors_schedule *s, uint32_t *up,
@@ -282,7 +306,7 @@ static int check_planes(const struct fors_fabric *fb,
 	uint32_t p;
 	size_t i;
 
-	for (p = 0; p < s->nphases; p++)
+	for (p = 0; p < s->nphases - fors_schedule_detours(s); p++)
 		for (i = s->start[p]; i < s->start[p + 1]; i++) {
 			const struct fors_xfer *x = &s->xfers[i];
 			uint32_t ls = x->src / fb->m0, ld = x->dst / fb->m0;
