@@ -201,6 +201,146 @@ START_TEST(leaves_apart)
 }
 END_TEST
 
+/* Hold the cable between switches a and b down, at both ends. */
+static void hold(struct fors_topology *t, const char *a, const char *b)
+{
+	uint32_t i, k = port_to(t, a, b);
+
+	for (i = 0; strcmp(t->nodes[i].desc, a); i++)
+		;
+	t->nodes[i].ports[k].held = 1;
+	t->nodes[t->nodes[i].ports[k].peer].ports[t->nodes[i].ports[k].peer_port].held = 1;
+}
+
+/* r's transfers delivered, one a link and phase, over t (held cables cut). */
+static void delivered_without(const struct fors_topology *t,
+			      const struct fors_route *r)
+{
+	struct fors_lft_dump *d = dump_of(r);
+	struct fors_check_report rep;
+	struct fors_error err;
+
+	fors_check_routes(t, d, r->s, &rep, &err);
+	ck_assert_msg(rep.undelivered == 0 && rep.shared == 0,
+		      "over the cables not held: %s", rep.nkept ? rep.kept[0] : "");
+	fors_lft_dump_free(d);
+}
+
+/*
+ * The same leaves apart by the hold-down instead (the soak, seed 97054,
+ * event 5): every cable up, L00-S02, L00-S03, L01-S00, L01-S01 held. L00
+ * ranks first, so every spine's home was L00, and L01's detours went up
+ * S02 to L00 over a held cable. The root and the ranking now count only
+ * cables that are not held, homes prefer them, and the packing takes no
+ * held cable: the transfers are all delivered over the fabric without
+ * the held cables. With L02-S03 and L03-S00 held too, no leaf has every
+ * spine; L00's detours to L01 all pass L02 and its one plane to L01, so
+ * 16 phases for their bound of 8.
+ */
+START_TEST(leaves_apart_held)
+{
+	static uint8_t cut[16] = { 0, 0, 1, 1, 1, 1, 0, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *ref = gen_topology(&g), *live, *noheld;
+	struct fors_route *r;
+
+	live = gen_topology(&g);
+	hold(live, "L00", "S02");
+	hold(live, "L00", "S03");
+	hold(live, "L01", "S00");
+	hold(live, "L01", "S01");
+	g.failed = cut;
+	noheld = gen_topology(&g);
+	r = route_ok(live, ref, 2, "L00 and L01 apart by held cables");
+	ck_assert_uint_eq(r->fb->apart, 1);
+	ck_assert_uint_eq(r->detour.phases, 8);
+	delivered_without(noheld, r);
+	fors_route_free(r);
+	hold(live, "L02", "S03");
+	hold(live, "L03", "S00");
+	cut[11] = cut[12] = 1;
+	fors_topology_free(noheld);
+	noheld = gen_topology(&g);
+	r = route_ok(live, ref, 2, "and L02-S03, L03-S00 held");
+	ck_assert_uint_eq(r->detour.phases, 16);	/* L02 -> S02 for all */
+	delivered_without(noheld, r);
+	fors_route_free(r);
+	fors_topology_free(noheld);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
+ * The packing itself takes no held cable, however the tables route: the
+ * leaves-apart fabric routed, then every cable of L02 and L03 (the only
+ * intermediates) held, and its detours packed again over those tables:
+ * refused, naming the pair, rather than put on held cables.
+ */
+START_TEST(detour_pack_refuses_held)
+{
+	static uint8_t cut[16] = { 0, 0, 1, 1, 1, 1, 0, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, cut, NULL, 0, 0 };
+	struct fors_topology *live = gen_topology(&g);
+	struct fors_schedule *base, *out;
+	struct fors_detour_info info;
+	struct fors_route *r = route_ok(live, NULL, 2, "L00 and L01 apart");
+	uint32_t np = r->s->nphases - r->detour.phases, s;
+	size_t n = r->s->start[np], *start = malloc(sizeof(size_t) * (np + 1));
+	struct fors_xfer *x = malloc(sizeof(*x) * (n + 1));
+	struct fors_error err;
+	char sp[4];
+
+	ck_assert(start && x);
+	memcpy(start, r->s->start, sizeof(size_t) * (np + 1));
+	memcpy(x, r->s->xfers, sizeof(*x) * n);
+	ck_assert_int_eq(fors_schedule_adopt(r->s, x, n, start, np, &base), 0);
+	for (s = 0; s < 4; s++) {
+		snprintf(sp, sizeof(sp), "S0%u", s);
+		hold(live, "L02", sp);
+		hold(live, "L03", sp);
+	}
+	ck_assert_int_eq(fors_detour_pack(r->lfts, live, r->fb, r->joins, base,
+					  &out, &info, &err), FORS_EINVAL);
+	ck_assert_msg(strstr(err.msg, "at no LID offset without a held cable (leaves 0 and 1 share no live plane)") ||
+		      strstr(err.msg, "(leaves 1 and 0 share no live plane)"),
+		      "%s", err.msg);
+	fors_route_free(r);
+	fors_topology_free(live);
+}
+END_TEST
+
+/*
+ * The root leaf apart from another: L00 keeps S00-S02 (the most spines:
+ * the root, every one of its spines at home there, so no detour's first
+ * spine), L01 keeps S03 and a held cable to S00. The general search then
+ * routes L00's entries for L01's hosts; the shortest legal route is
+ * L00-S00-L01 over the held cable, which a hop there costs
+ * FORS_HELD_HOP not to take: L00-S01-L03-S03-L01, no held cable.
+ */
+START_TEST(root_apart_held)
+{
+	static uint8_t cut[16] = { 0, 0, 0, 1, 0, 1, 1, 0,
+				   1, 1, 0, 0, 1, 0, 1, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *ref = gen_topology(&g), *live, *noheld;
+	struct fors_route *r;
+
+	g.failed = cut;
+	live = gen_topology(&g);
+	hold(live, "L01", "S00");
+	cut[4] = 1;
+	noheld = gen_topology(&g);
+	r = route_ok(live, ref, 2, "the root apart from L01");
+	ck_assert_uint_gt(r->detour.phases, 0);
+	delivered_without(noheld, r);
+	fors_route_free(r);
+	fors_topology_free(noheld);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
 /*
  * The soak's seed 97054, event 34: FT(2;8,8) without S00 and S04 at five
  * leaves, S00 at the rest, and L05-S07. T* and P_f are 75, Algorithm 1's
@@ -457,6 +597,9 @@ int main(void)
 	tcase_add_test(tc, leaf_without_uplinks_and_leaves_without_common_plane);
 	tcase_add_test(tc, leaf_alone);
 	tcase_add_test(tc, leaves_apart);
+	tcase_add_test(tc, leaves_apart_held);
+	tcase_add_test(tc, root_apart_held);
+	tcase_add_test(tc, detour_pack_refuses_held);
 	tcase_add_test(tc, cyclic_above_pf);
 	tcase_add_test(tc, spine_back_recabled);
 	tcase_add_test(tc, host_moved);

@@ -92,7 +92,9 @@ struct packer {
 
 /*
  * The channels host b's LID lid takes from host a's leaf into ch[], how
- * many; 0 when the tables do not deliver it to b within DETOUR_HOPS.
+ * many; 0 when the tables do not deliver it to b within DETOUR_HOPS, or
+ * only over a cable the hold-down keeps from data (management routes
+ * may take one).
  */
 static uint32_t walk(const struct packer *k, uint32_t a, uint32_t b,
 		     uint32_t lid, uint32_t *ch)
@@ -108,7 +110,8 @@ static uint32_t walk(const struct packer *k, uint32_t a, uint32_t b,
 		if (sw < 0 || lid > k->t->maxlid)
 			return 0;
 		p = fors_lft(k->t, (uint32_t)sw, lid);
-		if (p == 0 || p == FORS_NO_PORT || p > v->nports)
+		if (p == 0 || p == FORS_NO_PORT || p > v->nports ||
+		    v->ports[p].held)
 			return 0;
 		ch[n] = (uint32_t)CHAN(sw, p);
 		if (v->ports[p].peer == to->node)
@@ -119,9 +122,9 @@ static uint32_t walk(const struct packer *k, uint32_t a, uint32_t b,
 }
 
 /*
- * The plane of leaf l's uplink on port; a cable the hold-down keeps from
- * the data paths (which only management routes take) gives the first
- * plane of the spine it reaches.
+ * The plane of leaf l's uplink on port; a cable that is no plane's (on
+ * another port than expected, which the general search may take) gives
+ * the first plane of the spine it reaches.
  */
 static int16_t plane_of(const struct packer *k, uint32_t l, uint32_t port)
 {
@@ -314,7 +317,7 @@ static int pack(struct packer *k, struct fors_schedule *s,
 		uint32_t src = k->todo[0] >> 16, dst = k->todo[0] & 0xffff;
 
 		if (!fill_phase(k, ++info->phases)) {
-			fors_error_set(k->err, "the tables deliver host %u's transfers to host %u at no LID offset (leaves %u and %u share no live plane)",
+			fors_error_set(k->err, "the tables deliver host %u's transfers to host %u at no LID offset without a held cable (leaves %u and %u share no live plane)",
 				       src, dst, src / fb->m0, dst / fb->m0);
 			return FORS_EINVAL;
 		}

@@ -416,7 +416,11 @@ static void down_planes(const struct lft_build *b, uint32_t h, uint32_t j)
  * leaf-spine-leaf data path, legal (doc/routing.md, "Detours"). The
  * offsets and hosts take the candidates in turn; q when there is none.
  */
-/* Whether leaf l's plane p starts a detour to leaf lh (detour_plane). */
+/*
+ * Whether leaf l's plane p starts a detour to leaf lh (detour_plane). The
+ * spine's cable up to its home then carries data: it is not a held one,
+ * since l's own cable to that spine is not (routing/updown.c, homes).
+ */
 static int detour_ok(const struct lft_build *b, uint32_t l, uint32_t lh,
 		     uint32_t p)
 {

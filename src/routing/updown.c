@@ -13,6 +13,13 @@
 
 #define INF UINT32_MAX
 
+/* Whether switch v's i-th adjacency is a cable the hold-down keeps. */
+static int held(const struct fors_updown *u, uint32_t v, uint32_t i)
+{
+	return u->t->nodes[u->lf->sw[v]].ports[u->adj_port[i]].held;
+}
+
+/* Spines leaf v has cables to that are not held, each counted once. */
 static uint32_t spines_of(struct fors_updown *u, uint32_t v, uint32_t stamp)
 {
 	uint32_t i, n = 0;
@@ -20,7 +27,7 @@ static uint32_t spines_of(struct fors_updown *u, uint32_t v, uint32_t stamp)
 	for (i = u->adj_off[v]; i < u->adj_off[v + 1]; i++) {
 		uint32_t w = u->adj_sw[i];
 
-		if (w >= u->nleaf && u->dd[w] != stamp) {
+		if (w >= u->nleaf && u->dd[w] != stamp && !held(u, v, i)) {
 			u->dd[w] = stamp;
 			n++;
 		}
@@ -28,7 +35,7 @@ static uint32_t spines_of(struct fors_updown *u, uint32_t v, uint32_t stamp)
 	return n;
 }
 
-/* The unranked leaf cabled to the most spines, lowest index on ties. */
+/* The unranked leaf with the most spines (spines_of), lowest index on ties. */
 static uint32_t next_root(struct fors_updown *u, const uint32_t *rank)
 {
 	uint32_t v, best = INF, most = 0;
@@ -47,7 +54,10 @@ static uint32_t next_root(struct fors_updown *u, const uint32_t *rank)
 	return best;
 }
 
-/* Breadth-first over leaves (leaf-spine-leaf), one root per component. */
+/*
+ * Breadth-first over leaves (leaf-spine-leaf) by the cables the hold-down
+ * does not keep, which alone carry data; one root per component of those.
+ */
 static void rank_leaves(struct fors_updown *u, uint32_t *rank, uint32_t *queue)
 {
 	uint32_t v, head = 0, tail = 0, next = 0, root;
@@ -66,10 +76,11 @@ static void rank_leaves(struct fors_updown *u, uint32_t *rank, uint32_t *queue)
 				uint32_t s = u->adj_sw[i];
 
 				for (j = u->adj_off[s]; s >= u->nleaf &&
-				     j < u->adj_off[s + 1]; j++) {
+				     !held(u, x, i) && j < u->adj_off[s + 1]; j++) {
 					uint32_t y = u->adj_sw[j];
 
-					if (y < u->nleaf && rank[y] == INF) {
+					if (y < u->nleaf && rank[y] == INF &&
+					    !held(u, s, j)) {
 						rank[y] = next++;
 						queue[tail++] = y;
 					}
@@ -79,22 +90,32 @@ static void rank_leaves(struct fors_updown *u, uint32_t *rank, uint32_t *queue)
 	}
 }
 
+/*
+ * Each spine's home: the highest-ranked leaf it has a cable to that the
+ * hold-down does not keep from data, else the highest-ranked at all. A
+ * detour's data go up to the home (routing/lft.c), and the data paths
+ * stay legal: a leaf above the home reaches the spine only by a held
+ * cable, which carries no data.
+ */
 static void homes(struct fors_updown *u, const uint32_t *rank)
 {
-	uint32_t s, i;
+	uint32_t s, i, pass;
 
 	for (s = 0; s < u->lf->nsw; s++) {
 		u->home[s] = INF;
 		u->home_port[s] = FORS_NO_PORT;
-		for (i = u->adj_off[s]; s >= u->nleaf && i < u->adj_off[s + 1]; i++) {
-			uint32_t l = u->adj_sw[i];
+		for (pass = 0; s >= u->nleaf && pass < 2 && u->home[s] == INF;
+		     pass++)
+			for (i = u->adj_off[s]; i < u->adj_off[s + 1]; i++) {
+				uint32_t l = u->adj_sw[i];
 
-			if (l < u->nleaf &&
-			    (u->home[s] == INF || rank[l] < rank[u->home[s]])) {
-				u->home[s] = l;
-				u->home_port[s] = u->adj_port[i];
+				if (l >= u->nleaf || (!pass && held(u, s, i)))
+					continue;
+				if (u->home[s] == INF || rank[l] < rank[u->home[s]]) {
+					u->home[s] = l;
+					u->home_port[s] = u->adj_port[i];
+				}
 			}
-		}
 	}
 }
 
@@ -223,7 +244,24 @@ static uint32_t peer_sw(const struct fors_updown *u, uint32_t v, uint32_t k)
 }
 
 /*
- * Lowest first: dd[v], the length of v's route when it only goes down,
+ * What a hop over switch v's i-th adjacency costs: 1, or FORS_HELD_HOP
+ * over a cable the hold-down keeps, so that a route takes one only where
+ * no legal route of fewer hops avoids it (the data of a detour then
+ * never does: routing/detour.c).
+ */
+static uint32_t hop(const struct fors_updown *u, uint32_t v, uint32_t i)
+{
+	return held(u, v, i) ? FORS_HELD_HOP : 1;
+}
+
+/* The cost of the hop out of switch v's port k (hop). */
+static uint32_t hop_port(const struct fors_updown *u, uint32_t v, uint32_t k)
+{
+	return u->t->nodes[u->lf->sw[v]].ports[k].held ? FORS_HELD_HOP : 1;
+}
+
+/*
+ * Lowest first: dd[v], the cost of v's route when it only goes down,
  * INF when it cannot. A free switch with such a route must take it, since
  * a packet that came down to it may not go up again.
  */
@@ -233,21 +271,22 @@ static void down_pass(struct fors_updown *u, struct fors_lfts *lf,
 	uint32_t i, j;
 
 	for (i = lf->nsw; i-- > 0;) {
-		uint32_t v = u->order[i], w;
+		uint32_t v = u->order[i], w, k;
 
 		u->dd[v] = INF;
 		if (v == target) {
 			u->dd[v] = 0;
 		} else if (pinned[v]) {
-			w = peer_sw(u, v, *entry(lf, v, lid));
+			k = *entry(lf, v, lid);
+			w = peer_sw(u, v, k);
 			if (w != INF && u->pos[w] > u->pos[v] && u->dd[w] != INF)
-				u->dd[v] = u->dd[w] + 1;
+				u->dd[v] = u->dd[w] + hop_port(u, v, k);
 		} else {
 			for (j = u->adj_off[v]; j < u->adj_off[v + 1]; j++) {
 				w = u->adj_sw[j];
 				if (u->pos[w] > u->pos[v] && u->dd[w] != INF &&
-				    u->dd[w] + 1 < u->dd[v]) {
-					u->dd[v] = u->dd[w] + 1;
+				    u->dd[w] + hop(u, v, j) < u->dd[v]) {
+					u->dd[v] = u->dd[w] + hop(u, v, j);
 					u->dk[v] = u->adj_port[j];
 				}
 			}
@@ -272,19 +311,21 @@ uint32_t fors_updown_complete(struct fors_updown *u, struct fors_lfts *lf,
 			continue;
 		}
 		if (pinned[v]) {
-			w = peer_sw(u, v, *entry(lf, v, lid));
+			k = *entry(lf, v, lid);
+			w = peer_sw(u, v, k);
 			u->d[v] = w != INF && u->pos[w] < u->pos[v] &&
-				  u->d[w] != INF ? u->d[w] + 1 : INF;
+				  u->d[w] != INF ? u->d[w] + hop_port(u, v, k) : INF;
 			continue;
 		}
 		for (j = u->adj_off[v]; j < u->adj_off[v + 1]; j++) {
 			w = u->adj_sw[j];
-			if (u->pos[w] < u->pos[v] && u->d[w] < best) {
-				best = u->d[w];
+			if (u->pos[w] < u->pos[v] && u->d[w] != INF &&
+			    u->d[w] + hop(u, v, j) < best) {
+				best = u->d[w] + hop(u, v, j);
 				k = u->adj_port[j];
 			}
 		}
-		u->d[v] = best == INF ? INF : best + 1;
+		u->d[v] = best;
 		*entry(lf, v, lid) = (uint8_t)k;
 		lost += best == INF;
 	}

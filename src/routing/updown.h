@@ -38,10 +38,14 @@ int fors_updown_build(struct fors_updown *u, const struct fors_topology *t,
 		      const struct fors_lfts *lf, const int32_t *swi,
 		      uint32_t nleaf, struct fors_error *err);
 
+/* A hop over a held cable counts as this many (fors_updown_complete). */
+#define FORS_HELD_HOP 1024
+
 /*
  * Fill the entries of lid that pinned[] leaves free so that every route to
- * target is legal and shortest among legal ones; pinned entries must be
- * legal already. Returns how many switches are left without a route.
+ * target is legal and shortest among legal ones, a hop over a held cable
+ * counted FORS_HELD_HOP; pinned entries must be legal already. Returns
+ * how many switches are left without a route.
  */
 uint32_t fors_updown_complete(struct fors_updown *u, struct fors_lfts *lf,
 			      uint32_t lid, const uint8_t *pinned,
