@@ -202,7 +202,7 @@ apart() {
 	name=apart state disjoint "${cut[@]}"
 	if grep -q 'fors: detours: 32 transfers between leaves without a common live plane' "$lab_dir/osm.log" &&
 	   ! grep -q 'fors: cannot route\|minhop tables configured' "$lab_dir/osm.log"; then
-		ok "apart: L00 and L01 routed by fors through a third leaf ($(grep -o 'in the last [0-9]* phases (at least [0-9]*)' "$lab_dir/osm.log" | tail -1))"
+		ok "apart: L00 and L01 routed by fors through a third leaf ($(grep -o 'in the last [0-9]* phases, [0-9]* of them added' "$lab_dir/osm.log" | tail -1))"
 	else
 		ko "apart: no detours, or fors declined: see $lab_dir/osm.log"
 	fi

@@ -168,16 +168,16 @@ END_TEST
 /*
  * FT(2;4,4) with L00 on S00 and S01 only, L01 on S02 and S03 only (issue
  * 34): connected through L02 and L03, so routed, not refused. Their 32
- * transfers leave Algorithm 1's 24 phases for 8 detour phases after
- * them at LMC 2, the detours' bound (each leaf's 16 over its 2 uplinks),
- * 10 and 12 at LMC 1 and 0, with fewer routes to choose from; each route
- * leaf-spine-leaf-spine-leaf, every check passed at LMC 0 to 2, and the
- * file says how many (`detour N`).
+ * transfers leave Algorithm 1's 24 phases (T*) and go back into the
+ * links those leave free, or phases added after them: 4 at LMC 2, 5 and
+ * 8 at LMC 1 and 0, with fewer routes to choose from, declared in split.
+ * Each route leaf-spine-leaf-spine-leaf, every check passed at LMC 0 to
+ * 2, and the file says how many phases at its end carry them (`detour`).
  */
 START_TEST(leaves_apart)
 {
 	static uint8_t cut[16] = { 0, 0, 1, 1, 1, 1, 0, 0 };
-	static const uint32_t phases[3] = { 12, 10, 8 };
+	static const uint32_t added[3] = { 8, 5, 4 };
 	struct fors_netgen g = { 4, 4, 4, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *ref = gen_topology(&g), *live;
 	struct fors_route *r;
@@ -189,9 +189,9 @@ START_TEST(leaves_apart)
 		r = route_ok(live, ref, lmc, "L00 and L01 apart");
 		ck_assert_uint_eq(r->fb->apart, 1);
 		ck_assert_uint_eq(r->detour.xfers, 32);
-		ck_assert_uint_eq(r->detour.bound, 8);
-		ck_assert_uint_eq(r->detour.phases, phases[lmc]);
-		ck_assert_uint_eq(r->s->nphases, 24 + r->detour.phases);
+		ck_assert_uint_eq(r->detour.added, added[lmc]);
+		ck_assert_uint_eq(r->s->nphases, 24 + r->detour.added);
+		ck_assert_int_eq(fors_schedule_number(r->s, "split"), added[lmc]);
 		ck_assert_int_eq(fors_schedule_number(r->s, "detour"), r->detour.phases);
 		ck_assert_uint_eq(r->bound.t, 24);
 		fors_route_free(r);
@@ -235,7 +235,7 @@ static void delivered_without(const struct fors_topology *t,
  * held cable: the transfers are all delivered over the fabric without
  * the held cables. With L02-S03 and L03-S00 held too, no leaf has every
  * spine; L00's detours to L01 all pass L02 and its one plane to L01, so
- * 16 phases for their bound of 8.
+ * 8 phases are added to the 32.
  */
 START_TEST(leaves_apart_held)
 {
@@ -253,7 +253,7 @@ START_TEST(leaves_apart_held)
 	noheld = gen_topology(&g);
 	r = route_ok(live, ref, 2, "L00 and L01 apart by held cables");
 	ck_assert_uint_eq(r->fb->apart, 1);
-	ck_assert_uint_eq(r->detour.phases, 8);
+	ck_assert_uint_eq(r->s->nphases, 24 + 4);
 	delivered_without(noheld, r);
 	fors_route_free(r);
 	hold(live, "L02", "S03");
@@ -262,7 +262,7 @@ START_TEST(leaves_apart_held)
 	fors_topology_free(noheld);
 	noheld = gen_topology(&g);
 	r = route_ok(live, ref, 2, "and L02-S03, L03-S00 held");
-	ck_assert_uint_eq(r->detour.phases, 16);	/* L02 -> S02 for all */
+	ck_assert_uint_eq(r->s->nphases, 32 + 8);	/* L02 -> S02 for all */
 	delivered_without(noheld, r);
 	fors_route_free(r);
 	fors_topology_free(noheld);
@@ -285,16 +285,11 @@ START_TEST(detour_pack_refuses_held)
 	struct fors_schedule *base, *out;
 	struct fors_detour_info info;
 	struct fors_route *r = route_ok(live, NULL, 2, "L00 and L01 apart");
-	uint32_t np = r->s->nphases - r->detour.phases, s;
-	size_t n = r->s->start[np], *start = malloc(sizeof(size_t) * (np + 1));
-	struct fors_xfer *x = malloc(sizeof(*x) * (n + 1));
 	struct fors_error err;
+	uint32_t s;
 	char sp[4];
 
-	ck_assert(start && x);
-	memcpy(start, r->s->start, sizeof(size_t) * (np + 1));
-	memcpy(x, r->s->xfers, sizeof(*x) * n);
-	ck_assert_int_eq(fors_schedule_adopt(r->s, x, n, start, np, &base), 0);
+	ck_assert_int_eq(fors_detour_strip(r->fb, r->s, &base, &err), 0);
 	for (s = 0; s < 4; s++) {
 		snprintf(sp, sizeof(sp), "S0%u", s);
 		hold(live, "L02", sp);
@@ -333,6 +328,7 @@ START_TEST(root_apart_held)
 	noheld = gen_topology(&g);
 	r = route_ok(live, ref, 2, "the root apart from L01");
 	ck_assert_uint_gt(r->detour.phases, 0);
+	ck_assert_uint_eq(r->detour.added, 0);
 	delivered_without(noheld, r);
 	fors_route_free(r);
 	fors_topology_free(noheld);

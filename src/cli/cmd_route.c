@@ -150,11 +150,11 @@ static void summary(const struct fors_route *r, double ms)
 	printf("%s\n", n ? (n > 32 ? " ..." : "") : " none");
 	fors_bound_describe(&r->bound, why, sizeof(why));
 	printf("schedule: %u phases, %u added by splits; bound %u (%s), %u above it\n",
-	       r->s->nphases, r->assign.split, r->bound.t, why,
-	       r->s->nphases - r->bound.t);
+	       r->s->nphases, r->assign.split + r->detour.added, r->bound.t,
+	       why, r->s->nphases - r->bound.t);
 	if (r->detour.phases)
-		printf("detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases (at least %u)\n",
-		       r->detour.xfers, r->detour.phases, r->detour.bound);
+		printf("detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases, %u of them added\n",
+		       r->detour.xfers, r->detour.phases, r->detour.added);
 	printf("Algorithm 1: P_f %u, its pattern's lower bound %u\n",
 	       r->intra.pf, r->intra.lower_bound);
 	printf("routing: %s, LMC %u\n", fors_method_name(r->assign.method),

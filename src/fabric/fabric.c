@@ -586,10 +586,12 @@ static int connected(const struct fors_fabric *fb, uint32_t *bad,
 	for (l = 0; l < fb->m1 + fb->nspines; l++)
 		up[l] = l;
 	for (l = 0; l < fb->m1; l++)
-		for (p = 0; p < fb->q; p++)
+		for (p = 0; p < fb->q; p++) {
+			uint32_t s = fb->m1 + fb->plane_spine[p];
+
 			if (fors_plane_live(fb, l, p))
-				up[root_of(up, l)] =
-					root_of(up, fb->m1 + fb->plane_spine[p]);
+				up[root_of(up, l)] = root_of(up, s);
+		}
 	for (l = 0; ok && l < fb->m1; l++) {
 		if (!serves_hosts(fb, l))
 			continue;

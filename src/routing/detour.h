@@ -10,11 +10,11 @@
 #include "routing/lft.h"
 #include "schedule/schedule.h"
 
-/* What the detour phases came to, for the log and fors route. */
+/* Where the detours went, for the log and fors route. */
 struct fors_detour_info {
 	uint32_t xfers;		/* transfers between leaves apart */
-	uint32_t phases;	/* phases appended for them */
-	uint32_t bound;		/* no packing of them has fewer */
+	uint32_t phases;	/* the last phases, which carry them */
+	uint32_t added;		/* of those, phases added for them */
 };
 
 /*
@@ -29,9 +29,11 @@ int fors_detour_strip(const struct fors_fabric *fb,
 /*
  * s (routed, taken as realloc takes a block: it becomes *out, or is freed
  * on failure) with every transfer between participating hosts (joins) of
- * leaves apart appended, in phases packed over the routes t gives their
- * DLIDs: each link, sender and receiver once a phase. The fabric line
- * gets `detour N`. FORS_EINVAL when t delivers such a pair at no offset.
+ * leaves apart placed, first fit, into its phases or phases added after
+ * them, over the routes t gives their DLIDs: each link, sender and
+ * receiver once a phase. The phases that carry them go last, `detour N`
+ * says how many, and the added ones count into `split`. FORS_EINVAL when
+ * t delivers such a pair at no offset without a held cable.
  */
 int fors_detour_pack(const struct fors_lfts *t,
 		     const struct fors_topology *live,

@@ -111,7 +111,8 @@ static void homes(struct fors_updown *u, const uint32_t *rank)
 
 				if (l >= u->nleaf || (!pass && held(u, s, i)))
 					continue;
-				if (u->home[s] == INF || rank[l] < rank[u->home[s]]) {
+				if (u->home[s] == INF ||
+				    rank[l] < rank[u->home[s]]) {
 					u->home[s] = l;
 					u->home_port[s] = u->adj_port[i];
 				}
@@ -314,7 +315,8 @@ uint32_t fors_updown_complete(struct fors_updown *u, struct fors_lfts *lf,
 			k = *entry(lf, v, lid);
 			w = peer_sw(u, v, k);
 			u->d[v] = w != INF && u->pos[w] < u->pos[v] &&
-				  u->d[w] != INF ? u->d[w] + hop_port(u, v, k) : INF;
+				  u->d[w] != INF ?
+				  u->d[w] + hop_port(u, v, k) : INF;
 			continue;
 		}
 		for (j = u->adj_off[v]; j < u->adj_off[v + 1]; j++) {

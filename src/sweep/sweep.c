@@ -370,16 +370,17 @@ static void summary(const struct fors_sweep_state *st,
 	fors_sweep_say(st, 0,
 		       "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), bound %u, method %s, mFtree %u/%u shared, cables %u down %u held, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, stage %.1f, install %.1f, verify %.1f, files %.1f ms)",
 		       r->fb->m0, r->fb->m1, st->installed->lmc, r->fb->f,
-		       r->fb->m, nphases, r->assign.split, r->bound.t,
+		       r->fb->m, nphases, r->assign.split + r->detour.added,
+		       r->bound.t,
 		       fors_method_name(r->assign.method),
 		       st->installed->mf_shared, st->installed->mf_pairs, down,
 		       held, t[0] + t[1] + t[2] + t[3] + t[4] + t[5],
 		       st->generation, t[0], t[1], t[2], t[3], t[4], t[5]);
 	if (r->detour.phases)
 		fors_sweep_say(st, 0,
-			       "detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases (at least %u)",
+			       "detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases, %u of them added",
 			       r->detour.xfers, r->detour.phases,
-			       r->detour.bound);
+			       r->detour.added);
 }
 
 int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,

@@ -160,26 +160,24 @@ static uint32_t declared(const struct fors_schedule *s, const char *key)
  * applies; a cyclic schedule at a bound above P_f (the fabric cannot carry
  * P_f phases, however scheduled) may have as many as that bound says,
  * which fors check proves from the cables (guarantee 5), or as the bound
- * of the cables it may use says (`usable`: cables held out of use). The
- * theorem's leaves share planes: phases of detours add to it.
+ * of the cables it may use says (`usable`: cables held out of use).
+ * Phases added for detours are declared in split (routing/detour.h).
  */
 static int check_count(struct verifier *c, int all_present)
 {
 	const struct fors_schedule *s = c->s;
 	uint32_t pf = fors_pf(s->m0, s->m1, s->f), split = declared(s, "split");
-	uint32_t detour = s->nphases - c->detour_from;
 	uint32_t bound = c->cyclic ? declared(s, "bound") : 0;
 	uint32_t usable = c->cyclic ? declared(s, "usable") : 0;
 
 	bound = usable > bound ? usable : bound;
 
 	if (all_present && s->f > s->m0 / s->m1 &&
-	    s->nphases > (bound > pf ? bound : pf) + split + detour) {
-		fors_error_set(c->err, "%u phases where the %s is %u%s%s",
+	    s->nphases > (bound > pf ? bound : pf) + split) {
+		fors_error_set(c->err, "%u phases where the %s is %u%s",
 			       s->nphases, bound > pf ? "bound" : "optimum P_f",
 			       bound > pf ? bound : pf,
-			       split ? " plus the declared split" : "",
-			       detour ? " plus the detour phases" : "");
+			       split ? " plus the declared split" : "");
 		return FORS_EVERIFY;
 	}
 	return FORS_OK;
