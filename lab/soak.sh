@@ -491,15 +491,18 @@ tables_copy() {
 	tab_prev=$f
 }
 
-# unions TOPO: the queued pairs' unions on the fabric TOPO; 1 when one loops
-# (vmsg says which).
+# unions TOPO DIR: the queued pairs' unions on the fabric TOPO; 1 when one
+# loops (vmsg says which, and the pair and the check's output are kept in
+# DIR).
 unions() {
 	local a b r=0
 	[ -s "$S/tables/pairs" ] || return 0
 	while read -r a b; do
 		tab_checked=$((tab_checked + 1))
-		lab_union "$1" "$b" "$a" "$lmc" "$b.union" ||
-			{ vmsg="a mix of $(basename "$a") and $(basename "$b") can loop: $(grep -m 1 'loop in the union' "$b.union")"; r=1; }
+		lab_union "$1" "$b" "$a" "$lmc" "$b.union" && continue
+		vmsg="a mix of $(basename "$a") and $(basename "$b") can loop: $(grep -m 1 'loop in the union' "$b.union" || tail -n 1 "$b.union")"
+		cp "$a" "$b" "$b.union" "$2/" 2>/dev/null
+		r=1
 	done <"$S/tables/pairs"
 	: >"$S/tables/pairs"
 	[ "${SOAK_KEEP:-0}" = 1 ] || [ $r = 1 ] || find "$S/tables" -name '*.dump*' ! -path "$tab_prev" -delete
@@ -716,7 +719,7 @@ verify_routed() {
 			--schedule "$d/opensm-fors-schedule.dump" >"$d/check-ibroute.txt" 2>&1 ||
 			{ vmsg="fors check of ibroute: $(tail -n 1 "$d/check-ibroute.txt")"; return 1; }
 	fi
-	unions "$d/topology.txt" || return 1
+	unions "$d/topology.txt" "$d" || return 1
 	# The cables fors counts down and held, against the fabric.
 	rt=$(line_ms "$last_line")
 	: >"$d/held.txt"

@@ -48,6 +48,22 @@ static uint64_t plane_work(uint32_t t, uint32_t n)
 	       (uint64_t)FORS_CYCLIC_PLANE_WORK * FORS_CYCLIC_PLANE_CELLS / cells;
 }
 
+/*
+ * *s without the transfers of leaves apart (routing/detour.h), which the
+ * detours put back; *s replaced, or NULL on failure.
+ */
+static int without_apart(const struct fors_fabric *fb,
+			 struct fors_schedule **s, struct fors_error *err)
+{
+	struct fors_schedule *whole = *s;
+	int e = fors_detour_strip(fb, whole, s, err);
+
+	fors_schedule_free(whole);
+	if (e)
+		*s = NULL;
+	return e;
+}
+
 static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 		  const uint8_t *present, uint32_t t, uint64_t seed,
 		  struct fors_schedule **cyc, struct fors_error *err)
@@ -73,13 +89,15 @@ static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 				up[l] += fors_plane_live(fb, l, p);
 			}
 		cp.uplinks = up;
-		cp.cable = cable;
+		cp.cable = fb->apart ? NULL : cable;
 		e = fors_schedule_cyclic(&cp, cyc, &e2);
 	}
 	free(up);
 	free(cable);
 	if (e == FORS_ENOMEM)
 		fors_error_set(err, "%s", up && cable ? e2.msg : "out of memory");
+	if (!e && *cyc && fb->apart)
+		e = without_apart(fb, cyc, err);
 	return e == FORS_ENOMEM ? e : 0;
 }
 
@@ -92,7 +110,6 @@ static int schedule(struct fors_route *r, uint8_t **present,
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
-	struct fors_schedule *whole;
 	uint32_t i;
 	int e;
 
@@ -106,12 +123,7 @@ static int schedule(struct fors_route *r, uint8_t **present,
 				r->joins[fb->host_at[i]];
 	sp.present = *present;
 	e = fors_schedule_build(abs, &sp, &r->intra, err);
-	if (e || !fb->apart)
-		return e;
-	whole = *abs;
-	e = fors_detour_strip(fb, whole, abs, err);
-	fors_schedule_free(whole);
-	return e;
+	return e || !fb->apart ? e : without_apart(fb, abs, err);
 }
 
 /*
@@ -309,7 +321,7 @@ static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 	int e;
 
 	if (*best && (s->nphases >= (*best)->nphases ||
-		      (fors_schedule_is_cyclic(s) &&
+		      (fors_schedule_is_cyclic(s) && !r->fb->apart &&
 		       s->nphases + unplaned(s, r->fb->m0) >= (*best)->nphases)))
 		return 0;
 	r->om = NULL;
@@ -365,7 +377,7 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		e = candidate(r, o, abs, pl, &info, err);
 		alg1 = 1;
 	}
-	for (k = 0; !e && !r->fb->apart &&
+	for (k = 0; !e &&
 	     (!few || (!k && (uint64_t)r->usable.t *
 			    r->fb->nhosts <= FORS_CYCLIC_CELLS)) &&
 	     !o->algorithm1 && k < FORS_CYCLIC_TRIES &&
@@ -515,6 +527,35 @@ static int participants(struct fors_route *r, const struct fors_route_opts *o,
 	return FORS_EINVAL;
 }
 
+/*
+ * On a fabric with leaves apart a schedule's count is known only once the
+ * detours are placed, after the tables: a cyclic one chosen at fewer
+ * phases than Algorithm 1's may come out longer. Algorithm 1's whole
+ * routing is computed too, and *r replaced by it when it is shorter.
+ */
+static void shorter_alg1(struct fors_route **r,
+			 const struct fors_topology *live,
+			 const struct fors_topology *ref,
+			 const struct fors_route_opts *o)
+{
+	struct fors_route_opts o1 = *o;
+	struct fors_route *a1;
+	struct fors_error e2;
+
+	if (!(*r)->fb->apart || !fors_schedule_is_cyclic((*r)->s) ||
+	    o->algorithm1)
+		return;
+	o1.algorithm1 = 1;
+	if (fors_route_compute(live, ref, &o1, &a1, &e2))
+		return;
+	if (a1->s->nphases < (*r)->s->nphases) {
+		fors_route_free(*r);
+		*r = a1;
+		return;
+	}
+	fors_route_free(a1);
+}
+
 int fors_route_compute(const struct fors_topology *live,
 		       const struct fors_topology *ref,
 		       const struct fors_route_opts *o, struct fors_route **out,
@@ -540,6 +581,7 @@ int fors_route_compute(const struct fors_topology *live,
 		fors_route_free(r);
 		return e;
 	}
+	shorter_alg1(&r, live, ref, o);
 	*out = r;
 	return 0;
 }
