@@ -287,6 +287,35 @@ START_TEST(release_and_retry)
 END_TEST
 
 /*
+ * L00 and L01 lose the cables that make their spines disjoint, then get
+ * them back, held: with the held cables left out they still share no
+ * plane, and are routed through a third leaf (issue 34) with the cables
+ * kept held, where they once had to be put back into use early.
+ */
+START_TEST(held_apart_detoured)
+{
+	static const uint8_t apart[16] = { 0, 0, 1, 1, 1, 1, 0, 0 };
+	struct run *r = run_new();
+
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	ck_assert_int_eq(sweep(r, ft44(apart, NULL), 200), 0);
+	ck_assert_uint_gt(file_key(r, "detour"), 0);
+	ck_assert_int_eq(sweep(r, healthy(), 300), 0);
+	ck_assert_uint_eq(held(r), 4);
+	ck_assert_uint_gt(file_key(r, "detour"), 0);
+	ck_assert_ptr_null(strstr(r->log.text,
+				  "held cables put back into use early"));
+	ck_assert_uint_eq(generation(r), 2);	/* the same phases */
+	ck_assert_int_eq(sweep(r, healthy(), r->st->wake), 0);
+	ck_assert_uint_eq(held(r), 0);
+	ck_assert_uint_eq(file_key(r, "detour"), 0);
+	ck_assert_uint_eq(generation(r), 3);
+	ck_assert_uint_eq(r->log.errors, 0);
+	run_free(r);
+}
+END_TEST
+
+/*
  * Without a reference the expected fabric is every fabric seen: a spine
  * that vanished still counts as failed (its plane impacted), where a
  * sweep that never saw it finds a fabric with one spine less and nothing
@@ -545,6 +574,7 @@ int main(void)
 	tcase_add_test(tc, write_fails);
 	tcase_add_test(tc, flapping_cable);
 	tcase_add_test(tc, release_and_retry);
+	tcase_add_test(tc, held_apart_detoured);
 	tcase_add_test(tc, remembered_fabric);
 	tcase_add_test(tc, leaf_alone_remembered);
 	tcase_add_test(tc, restart_from_state_file);
