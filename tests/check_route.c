@@ -347,6 +347,82 @@ START_TEST(random_fabrics)
 }
 END_TEST
 
+/* Leaves a and b of g keep spines below t and from t on, respectively. */
+static void split_spines(const struct fors_netgen *g, uint8_t *failed,
+			 uint32_t a, uint32_t b, uint32_t t)
+{
+	uint32_t s, c, n = g->cables;
+
+	for (s = 0; s < g->nspines; s++)
+		for (c = 0; c < n; c++)
+			failed[((s < t ? b : a) * g->nspines + s) * n + c] = 1;
+}
+
+/*
+ * Seeded fabrics where two leaves are made to share no spine (one keeps
+ * spines 0..t-1, the other the rest), with random cuts, empty slots and
+ * dual-port hosts besides (issue 34): each one routed is verified through
+ * its dump (delivered, one transfer a link and phase, no credit loop,
+ * every LID reachable) with its detours in its last phases; a refusal
+ * must be for leaves no live cables join, or a leaf without uplinks.
+ */
+START_TEST(random_apart)
+{
+	int trial, routed = 0, detoured = 0;
+
+	test_rng = 0xa9a40000u + (uint64_t)_i;
+	for (trial = 0; trial < 30; trial++) {
+		uint32_t m0 = 2 + rnd() % 6, m1 = 3 + rnd() % 4;
+		uint32_t ns = 2 + rnd() % 5, cables = 1 + rnd() % 2, i;
+		uint8_t *absent = calloc(m0 * m1, 1);
+		uint8_t *failed = calloc(m1 * ns * cables, 1);
+		struct fors_netgen g = { m0, m1, ns, cables, absent, 0,
+					 failed, NULL, 0, 0 };
+		struct fors_netgen h = g;
+		uint32_t a = rnd() % m1, b = (a + 1 + rnd() % (m1 - 1)) % m1;
+		struct fors_topology *live, *ref;
+		struct fors_route_opts o = { 0 };
+		struct fors_route *r;
+		struct fors_error err;
+		char what[128];
+
+		ck_assert(absent && failed);
+		g.dual = rnd() % 4 == 0 ? 1 + rnd() % m0 : 0;
+		h.dual = g.dual;
+		h.failed = NULL;
+		for (i = 0; i < m0 * m1; i++)
+			absent[i] = i % m0 && rnd() % 6 == 0;
+		cut_random(&g, failed, m1 * ns * cables / 4);
+		split_spines(&g, failed, a, b, 1 + rnd() % (ns - 1));
+		live = gen_topology(&g);
+		ref = gen_topology(&h);
+		o.lmc = rnd() % 3 ? lmc_for(ns * cables) : 7;
+		snprintf(what, sizeof(what), "apart %d: FT(2;%u,%u) %u spines x %u, L%02u and L%02u, dual %u, lmc %u",
+			 trial, m0, m1, ns, cables, a, b, g.dual, o.lmc);
+		if (fors_route_compute(live, ref, &o, &r, &err) == FORS_OK) {
+			fors_route_free(r);
+			r = route_ok(live, ref, o.lmc, what);
+			ck_assert_msg(r->fb->apart > 0, "%s", what);
+			detoured += detours_ok(r);
+			fors_route_free(r);
+			routed++;
+		} else {
+			ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
+				      strstr(err.msg, "no live uplink"),
+				      "%s: %s", what, err.msg);
+		}
+		fors_topology_free(live);
+		fors_topology_free(ref);
+		free(absent);
+		free(failed);
+	}
+	fprintf(stderr, "random_apart %d: %d of 30 routed, %d with detours\n",
+		_i, routed, detoured);
+	ck_assert_int_ge(routed, 20);
+	ck_assert_int_eq(detoured, routed);
+}
+END_TEST
+
 /*
  * The cyclic schedule with almost no plane search splits phases; where
  * that comes out longer than Algorithm 1's schedule with its planes,
@@ -1091,6 +1167,7 @@ int main(void)
 	tcase_add_loop_test(tc, random_narrow, 0, 6);
 	tcase_add_test(tc, fig5);
 	tcase_add_loop_test(tc, random_fabrics, 0, 8);
+	tcase_add_loop_test(tc, random_apart, 0, 6);
 	tcase_add_test(tc, algorithm1_when_shorter);
 	tcase_add_loop_test(tc, lhcb_random_failures, 0, 6);
 	tcase_add_test(tc, dual_port_hosts_on_two_spines);
