@@ -2,11 +2,12 @@
 /*
  * Detours: hosts of two leaves that share no live plane are still joined
  * through a third leaf (issue 34). The plane assignment cannot place
- * their transfers, so they leave Algorithm 1's phases and are packed into
- * phases of their own after them, over the routes the tables give each of
- * the destination's DLIDs (routing/lft.c chooses them legal in the
- * up-down order): in each such phase every link, sender and receiver
- * carries one transfer at most (doc/schedule.md, "Detour phases").
+ * their transfers, so they leave the schedule's phases, and are put back
+ * where the other transfers leave their links and hosts free, or into
+ * phases added after them, over the routes the tables give each of the
+ * destination's DLIDs (routing/lft.c chooses them legal in the up-down
+ * order): in every phase each link, sender and receiver carries one
+ * transfer at most (doc/schedule.md, "Detour phases").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,11 +98,13 @@ struct packer {
 	struct fors_error *err;
 };
 
+/* Bit i of the words w. */
 static int bit(const uint64_t *w, size_t i)
 {
 	return w[i / 64] >> (i % 64) & 1;
 }
 
+/* Bit i of the words w set. */
 static void set_bit(uint64_t *w, size_t i)
 {
 	w[i / 64] |= (uint64_t)1 << (i % 64);
@@ -291,6 +294,7 @@ static int listed(struct packer *k, const uint8_t *joins)
 	return k->todo && k->len && k->ch && k->at && k->dlid ? 0 : FORS_ENOMEM;
 }
 
+/* k's lookups and the pending transfers of the hosts that join. */
 static int setup(struct packer *k, const uint8_t *joins)
 {
 	const struct fors_fabric *fb = k->fb;
@@ -384,6 +388,7 @@ static int place_all(struct packer *k)
 	return r;
 }
 
+/* qsort's order of a phase's transfers: by source, then destination. */
 static int by_source(const void *x, const void *y)
 {
 	const struct fors_xfer *a = x, *b = y;

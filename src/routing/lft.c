@@ -410,13 +410,6 @@ static void down_planes(const struct lft_build *b, uint32_t h, uint32_t j)
 }
 
 /*
- * Leaf l shares no live plane with host h's leaf: offset j goes up one of
- * l's planes whose spine's home leaf is another leaf that does share one,
- * so the route is l, spine, home, spine, h's leaf: up, up, then a
- * leaf-spine-leaf data path, legal (doc/routing.md, "Detours"). The
- * offsets and hosts take the candidates in turn; q when there is none.
- */
-/*
  * Whether leaf l's plane p starts a detour to leaf lh (detour_plane). The
  * spine's cable up to its home then carries data: it is not a held one,
  * since l's own cable to that spine is not (routing/updown.c, homes).
@@ -435,6 +428,13 @@ static int detour_ok(const struct lft_build *b, uint32_t l, uint32_t lh,
 	       fors_leaves_common(fb, b->leafno[home], lh);
 }
 
+/*
+ * Leaf l shares no live plane with host h's leaf: offset j goes up one of
+ * l's planes whose spine's home leaf is another leaf that does share one,
+ * so the route is l, spine, home, spine, h's leaf: up, up, then a
+ * leaf-spine-leaf data path, legal (doc/routing.md, "Detours"). The
+ * offsets and hosts take the candidates in turn; q when there is none.
+ */
 static uint32_t detour_plane(const struct lft_build *b, uint32_t h,
 			     uint32_t l, uint32_t j)
 {
