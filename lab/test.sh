@@ -335,6 +335,7 @@ flapping() {
 		"$lab_dir/status.txt" && ok "flapping: fors status: $(grep "^\"" "$lab_dir/status.txt")" ||
 		ko "flapping: fors status: $(cat "$lab_dir/status.txt")"
 	if lab_wait_for "$lab_dir/osm.log" 'cables 0 down 0 held' 1; then
+		lab_settle	# a new up-down order: staged (doc/routing.md)
 		[ "$(generation)" = $((g0 + 2)) ] &&
 			ok "flapping: back in use after the hold-down, generation $((g0 + 2))" ||
 			ko "flapping: back in use, but generation $(generation), want $((g0 + 2))"
