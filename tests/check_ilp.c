@@ -73,6 +73,38 @@ static struct fors_fabric *fabric(const struct fors_scenario *sc)
 	return fb;
 }
 
+/* fors_scenario_fabric refuses sc with msg. */
+static void scenario_refused(struct fors_scenario *sc, const char *msg)
+{
+	struct fors_fabric *fb;
+	struct fors_error err;
+
+	ck_assert_int_eq(fors_scenario_fabric(sc, &fb, &err), FORS_EINVAL);
+	ck_assert_ptr_null(fb);
+	ck_assert_str_eq(err.msg, msg);
+	fors_scenario_free(sc);
+}
+
+/*
+ * A scenario has no tables to detour through (issue 34): leaves that share
+ * no plane are refused though others join them, as are leaves nothing
+ * joins and a leaf without planes, each with its own message.
+ */
+START_TEST(scenario_refusals)
+{
+	static const uint32_t apart[] = { 0, 2, 0, 3, 1, 0, 1, 1 };
+	static const uint32_t cross[] = { 0, 1, 1, 0 };
+	static const uint32_t bare[] = { 0, 0, 0, 1 };
+
+	scenario_refused(scen(4, 4, 4, apart, 4),
+			 "leaves 0 and 1 share no live plane");
+	scenario_refused(scen(2, 2, 2, cross, 2),
+			 "no chain of live cables joins leaves 0 and 1");
+	scenario_refused(scen(2, 3, 2, bare, 2),
+			 "leaf 0 has hosts but no live plane");
+}
+END_TEST
+
 /* A proper colouring by backtracking: the tests' own tiny solver. */
 static int colour_bt(const struct ilp_phase *ph, uint32_t *c, uint32_t e)
 {
@@ -629,6 +661,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, phase_key_ignores_plane_labels);
 	tcase_add_test(tc, scenario_key_classes);
+	tcase_add_test(tc, scenario_refusals);
 	tcase_add_test(tc, scenario_text);
 	tcase_add_test(tc, model_decode);
 	tcase_add_test(tc, store_defences);

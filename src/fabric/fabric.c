@@ -602,7 +602,7 @@ static int connected(const struct fors_fabric *fb, uint32_t *bad,
 		*bad2 = first;
 	}
 	free(up);
-	return ok ? 0 : FORS_NOCOMMON;
+	return ok ? 0 : FORS_NOPATH;
 }
 
 /*
@@ -657,7 +657,7 @@ static int reduction(struct analysis *a)
 			       name(x), x->id);
 		return FORS_EINVAL;
 	}
-	if (r == FORS_NOCOMMON)
+	if (r == FORS_NOPATH)
 		return refuse2(a, &a->e->nodes[a->eleaf[l2]], x,
 			       "no chain of live cables joins these leaves: a cable from either to a spine the other reaches would route them");
 	if (r == FORS_ENOMEM)

@@ -106,7 +106,8 @@ int fors_fabric_analyse(const struct fors_topology *live,
 			const struct fors_topology *ref,
 			struct fors_fabric **out, struct fors_error *err);
 
-enum { FORS_NOUPLINK = 1, FORS_NOCOMMON = 2 };
+/* Why fors_fabric_measure refuses; FORS_NOCOMMON: a scenario's leaves. */
+enum { FORS_NOUPLINK = 1, FORS_NOCOMMON = 2, FORS_NOPATH = 3 };
 
 /* 1 when leaves x and y have a live plane in common. */
 int fors_leaves_common(const struct fors_fabric *fb, uint32_t x, uint32_t y);
@@ -114,7 +115,7 @@ int fors_leaves_common(const struct fors_fabric *fb, uint32_t x, uint32_t y);
 /*
  * Set impacted, f, m and apart from the live planes of the leaves that
  * serve hosts. FORS_NOUPLINK when leaf *bad serves hosts without a live
- * plane, FORS_NOCOMMON when no chain of live cables joins leaves *bad and
+ * plane, FORS_NOPATH when no chain of live cables joins leaves *bad and
  * *bad2, FORS_ENOMEM; 0 otherwise.
  */
 int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2);

@@ -123,13 +123,16 @@ int fors_scenario_fabric(const struct fors_scenario *sc,
 		if (r == FORS_NOUPLINK)
 			fors_error_set(err, "leaf %u has hosts but no live plane",
 				       bad);
+		else if (r == FORS_NOPATH)
+			fors_error_set(err, "no chain of live cables joins leaves %u and %u",
+				       bad2, bad);
 		else if (r == FORS_ENOMEM)
 			fors_error_set(err, "out of memory");
 		else
 			fors_error_set(err, "leaves %u and %u share no live plane",
 				       bad2, bad);
 		fors_fabric_free(fb);
-		return FORS_EINVAL;
+		return r == FORS_ENOMEM ? FORS_ENOMEM : FORS_EINVAL;
 	}
 	*out = fb;
 	return 0;
