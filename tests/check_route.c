@@ -240,6 +240,14 @@ static void cut_random(struct fors_netgen *g, uint8_t *failed, uint32_t max)
 		failed[rnd() % total] = 1;
 }
 
+/* A refusal for cause: leaves no live cables join, a leaf without uplinks. */
+static void refused_for_cause(const char *what, const struct fors_error *err)
+{
+	ck_assert_msg(strstr(err->msg, "no chain of live cables") ||
+		      strstr(err->msg, "no live uplink"),
+		      "%s: %s", what, err->msg);
+}
+
 /*
  * A fabric with leaves apart has its detours in its last phases, the ones
  * added for them declared in split; one without has none. 1 when r has
@@ -322,9 +330,7 @@ START_TEST(random_fabrics)
 			fors_route_free(r);
 			routed++;
 		} else {
-			ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
-				      strstr(err.msg, "no live uplink"),
-				      "%s: %s", what, err.msg);
+			refused_for_cause(what, &err);
 			refused++;
 		}
 		fors_topology_free(live);
@@ -409,9 +415,7 @@ START_TEST(random_apart)
 			fors_route_free(r);
 			routed++;
 		} else {
-			ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
-				      strstr(err.msg, "no live uplink"),
-				      "%s: %s", what, err.msg);
+			refused_for_cause(what, &err);
 		}
 		fors_topology_free(live);
 		fors_topology_free(ref);
@@ -565,9 +569,7 @@ START_TEST(random_narrow)
 			cyclic += fors_schedule_is_cyclic(r->s);
 			fors_route_free(r);
 		} else {
-			ck_assert_msg(strstr(err.msg, "no chain of live cables") ||
-				      strstr(err.msg, "no live uplink"),
-				      "%s: %s", what, err.msg);
+			refused_for_cause(what, &err);
 		}
 		fors_topology_free(live);
 		fors_topology_free(ref);

@@ -513,7 +513,7 @@ static uint32_t live_planes(const struct fors_fabric *fb, uint32_t l)
 	return c;
 }
 
-static int serves_hosts(const struct fors_fabric *fb, uint32_t l)
+int fors_leaf_serves(const struct fors_fabric *fb, uint32_t l)
 {
 	uint32_t a;
 
@@ -557,7 +557,7 @@ static uint32_t serving(const struct fors_fabric *fb)
 	uint32_t l, n = 0;
 
 	for (l = 0; n < 2 && l < fb->m1; l++)
-		n += serves_hosts(fb, l);
+		n += fors_leaf_serves(fb, l);
 	return n;
 }
 
@@ -593,7 +593,7 @@ static int connected(const struct fors_fabric *fb, uint32_t *bad,
 				up[root_of(up, l)] = root_of(up, s);
 		}
 	for (l = 0; ok && l < fb->m1; l++) {
-		if (!serves_hosts(fb, l))
+		if (!fors_leaf_serves(fb, l))
 			continue;
 		if (first == UINT32_MAX)
 			first = l;
@@ -621,7 +621,7 @@ int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 	for (l = 0; !lone && l < fb->m1; l++) {
 		uint32_t c;
 
-		if (!serves_hosts(fb, l))
+		if (!fors_leaf_serves(fb, l))
 			continue;
 		c = live_planes(fb, l);
 		*bad = l;
@@ -631,7 +631,7 @@ int fors_fabric_measure(struct fors_fabric *fb, uint32_t *bad, uint32_t *bad2)
 		for (p = 0; p < fb->q; p++)
 			fb->impacted[p] |= !fors_plane_live(fb, l, p);
 		for (l2 = 0; l2 < l; l2++)
-			fb->apart += serves_hosts(fb, l2) &&
+			fb->apart += fors_leaf_serves(fb, l2) &&
 				     !fors_leaves_common(fb, l, l2);
 	}
 	if (fb->apart) {

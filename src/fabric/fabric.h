@@ -109,6 +109,9 @@ int fors_fabric_analyse(const struct fors_topology *live,
 /* Why fors_fabric_measure refuses; FORS_NOCOMMON: a scenario's leaves. */
 enum { FORS_NOUPLINK = 1, FORS_NOCOMMON = 2, FORS_NOPATH = 3 };
 
+/* 1 when a host port is present on leaf l. */
+int fors_leaf_serves(const struct fors_fabric *fb, uint32_t l);
+
 /* 1 when leaves x and y have a live plane in common. */
 int fors_leaves_common(const struct fors_fabric *fb, uint32_t x, uint32_t y);
 

@@ -64,16 +64,6 @@ static int alloc_fabric(struct fors_fabric *fb, const struct fors_scenario *sc)
 	       fb->host_at;
 }
 
-static int has_hosts(const struct fors_fabric *fb, uint32_t l)
-{
-	uint32_t a;
-
-	for (a = 0; a < fb->m0; a++)
-		if (fb->host_at[l * fb->m0 + a] >= 0)
-			return 1;
-	return 0;
-}
-
 /*
  * A scenario has no tables to route leaves without a common plane through
  * a third leaf (routing/detour.c): the first such pair, FORS_NOCOMMON.
@@ -83,7 +73,8 @@ static int apart_pair(const struct fors_fabric *fb, uint32_t *bad,
 {
 	for (*bad = 0; *bad < fb->m1; (*bad)++)
 		for (*bad2 = 0; *bad2 < *bad; (*bad2)++)
-			if (has_hosts(fb, *bad) && has_hosts(fb, *bad2) &&
+			if (fors_leaf_serves(fb, *bad) &&
+			    fors_leaf_serves(fb, *bad2) &&
 			    !fors_leaves_common(fb, *bad, *bad2))
 				return FORS_NOCOMMON;
 	return 0;

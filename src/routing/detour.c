@@ -24,22 +24,14 @@
 /* Leaves l and k both serve hosts and share no live plane. */
 static uint8_t *apart_matrix(const struct fors_fabric *fb)
 {
-	uint8_t *ap = calloc((size_t)fb->m1 * fb->m1 + 1, 1), *serves;
+	uint8_t *ap = calloc((size_t)fb->m1 * fb->m1 + 1, 1);
 	uint32_t l, k;
 
-	serves = calloc(fb->m1 + 1, 1);
-	if (!ap || !serves) {
-		free(ap);
-		free(serves);
-		return NULL;
-	}
-	for (l = 0; l < fb->m0 * fb->m1; l++)
-		serves[l / fb->m0] |= fb->host_at[l] >= 0;
-	for (l = 0; l < fb->m1; l++)
+	for (l = 0; ap && l < fb->m1; l++)
 		for (k = 0; k < fb->m1; k++)
-			ap[l * fb->m1 + k] = l != k && serves[l] && serves[k] &&
+			ap[l * fb->m1 + k] = l != k && fors_leaf_serves(fb, l) &&
+					     fors_leaf_serves(fb, k) &&
 					     !fors_leaves_common(fb, l, k);
-	free(serves);
 	return ap;
 }
 

@@ -13,10 +13,16 @@
 
 #define INF UINT32_MAX
 
+/* Whether switch v's port k is a cable the hold-down keeps. */
+static int held_port(const struct fors_updown *u, uint32_t v, uint32_t k)
+{
+	return u->t->nodes[u->lf->sw[v]].ports[k].held;
+}
+
 /* Whether switch v's i-th adjacency is a cable the hold-down keeps. */
 static int held(const struct fors_updown *u, uint32_t v, uint32_t i)
 {
-	return u->t->nodes[u->lf->sw[v]].ports[u->adj_port[i]].held;
+	return held_port(u, v, u->adj_port[i]);
 }
 
 /* Spines leaf v has cables to that are not held, each counted once. */
@@ -245,20 +251,20 @@ static uint32_t peer_sw(const struct fors_updown *u, uint32_t v, uint32_t k)
 }
 
 /*
- * What a hop over switch v's i-th adjacency costs: 1, or FORS_HELD_HOP
- * over a cable the hold-down keeps, so that a route takes one only where
+ * What a hop out of switch v's port k costs: 1, or FORS_HELD_HOP over a
+ * cable the hold-down keeps, so that a route takes one only where
  * no legal route of fewer hops avoids it (the data of a detour then
  * never does: routing/detour.c).
  */
-static uint32_t hop(const struct fors_updown *u, uint32_t v, uint32_t i)
-{
-	return held(u, v, i) ? FORS_HELD_HOP : 1;
-}
-
-/* The cost of the hop out of switch v's port k (hop). */
 static uint32_t hop_port(const struct fors_updown *u, uint32_t v, uint32_t k)
 {
-	return u->t->nodes[u->lf->sw[v]].ports[k].held ? FORS_HELD_HOP : 1;
+	return held_port(u, v, k) ? FORS_HELD_HOP : 1;
+}
+
+/* The cost of the hop over switch v's i-th adjacency (hop_port). */
+static uint32_t hop(const struct fors_updown *u, uint32_t v, uint32_t i)
+{
+	return hop_port(u, v, u->adj_port[i]);
 }
 
 /*

@@ -301,10 +301,10 @@ static int check_planes(const struct fors_fabric *fb,
 			const struct fors_schedule *s, uint32_t *up,
 			uint32_t *down, struct fors_error *err)
 {
-	uint32_t p;
+	uint32_t p, n = s->nphases - fors_schedule_detours(s);
 	size_t i;
 
-	for (p = 0; p < s->nphases - fors_schedule_detours(s); p++)
+	for (p = 0; p < n; p++)
 		for (i = s->start[p]; i < s->start[p + 1]; i++) {
 			const struct fors_xfer *x = &s->xfers[i];
 			uint32_t ls = x->src / fb->m0, ld = x->dst / fb->m0;
