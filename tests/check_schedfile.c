@@ -87,6 +87,40 @@ START_TEST(round_trip_abstract)
 END_TEST
 
 /*
+ * The key detour names a number of the schedule's last phases (routing/
+ * detour.h); anything else is refused with the key named, and 0 or every
+ * phase are numbers it may have.
+ */
+START_TEST(detour_key)
+{
+	static const char *const bad[] = { "x", "-1", "1x", "", "33" };
+	struct fors_sched_params sp = { 4, 3, 1, NULL };
+	struct fors_schedule *s;
+	struct fors_error err;
+	char all[16];
+	size_t i;
+
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	ck_assert_uint_lt(s->nphases, 33);
+	ck_assert_int_eq(fors_schedule_add_key(s, "detour", "0"), FORS_OK);
+	ck_assert_msg(fors_schedule_verify(s, &err) == FORS_OK, "%s", err.msg);
+	snprintf(all, sizeof(all), "%u", s->nphases);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]) + 1; i++) {
+		const char *v = i < sizeof(bad) / sizeof(bad[0]) ? bad[i] : all;
+
+		free(s->extra[s->nextra - 1].value);
+		s->extra[s->nextra - 1].value = strdup(v);
+		ck_assert_ptr_nonnull(s->extra[s->nextra - 1].value);
+		ck_assert_int_eq(fors_schedule_verify(s, &err),
+				 v == all ? FORS_OK : FORS_EVERIFY);
+		ck_assert_msg(v == all || strstr(err.msg, "key detour:"),
+			      "'%s': %s", v, err.msg);
+	}
+	fors_schedule_free(s);
+}
+END_TEST
+
+/*
  * An abstract schedule with absent hosts says which (the key absent), so
  * fors check needs no fabric to find every present pair in it.
  */
@@ -284,6 +318,7 @@ int main(void)
 	tcase_add_test(tc, round_trip_abstract);
 	tcase_add_test(tc, round_trip_routed);
 	tcase_add_test(tc, abstract_absent);
+	tcase_add_test(tc, detour_key);
 	tcase_add_test(tc, write_file_atomic);
 	tcase_add_loop_test(tc, rejects_malformed, 0,
 			    sizeof(malformed) / sizeof(malformed[0]));
