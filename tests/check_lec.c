@@ -199,6 +199,42 @@ START_TEST(keeps_a_proper_hint)
 END_TEST
 
 /*
+ * hints_first is only a shortcut: on random instances with hints that are
+ * right, wrong, off the list or absent, the verdict and the colouring are
+ * those of the solver without it, and the shortcut settles some of them.
+ */
+START_TEST(hints_first_changes_nothing)
+{
+	struct lec_budget quick = lec_default_budget;
+	int trial, e, quick_solved = 0;
+
+	quick.hints_first = 1;
+	test_rng = 0x41e7;
+	for (trial = 0; trial < 400; trial++) {
+		struct inst in;
+		int a[MAXE], b[MAXE], ne = 4 + (int)(rnd() % 20), ra, rb;
+
+		make(&in, 5, 5, 6, ne, 20 + (int)(rnd() % 60), NULL);
+		for (e = 0; e < ne; e++)
+			a[e] = -1;
+		if (lec_solve(&in.p, a, NULL) != LEC_SOLVED)
+			for (e = 0; e < ne; e++)
+				a[e] = (int)(rnd() % 8) - 1;
+		for (e = 0; e < ne; e++)
+			if (rnd() % 4 == 0)
+				a[e] = (int)(rnd() % 8) - 1;
+		memcpy(b, a, sizeof(a));
+		ra = lec_solve(&in.p, a, NULL);
+		rb = lec_solve(&in.p, b, &quick);
+		ck_assert_int_eq(ra, rb);
+		ck_assert_mem_eq(a, b, sizeof(int) * ne);
+		quick_solved += rb == LEC_SOLVED;
+	}
+	ck_assert_int_gt(quick_solved, 100);
+}
+END_TEST
+
+/*
  * The oracle every solution here is held to: two edges of one colour at a
  * left vertex, at a right vertex, or a colour off an edge's list, or an
  * edge left uncoloured, is not a proper colouring.
@@ -378,6 +414,7 @@ int main(void)
 	tcase_add_test(tc, exact_search_alone);
 	tcase_add_test(tc, planted_solutions);
 	tcase_add_test(tc, keeps_a_proper_hint);
+	tcase_add_test(tc, hints_first_changes_nothing);
 	tcase_add_test(tc, proper_refuses_clashes);
 	tcase_add_test(tc, parallel_edges);
 	tcase_add_test(tc, lp_refutes_a_tight_core);

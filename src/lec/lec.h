@@ -34,6 +34,8 @@ struct lec_budget {
 	long exact_nodes;	/* nodes of the exact search; 0 skips it */
 	uint64_t seed;
 	long lp_rounds;		/* rounds of the LP refutation; 0 skips it */
+	int hints_first;	/* 1: the hinted greedy alone first, for
+				   callers whose hints colour most instances */
 };
 
 /*

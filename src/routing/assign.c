@@ -269,6 +269,7 @@ static const struct lec_budget narrow_budget = {
 static const struct lec_budget tight_budget = {
 	.repair_moves = 20000,
 	.seed = 0x9e3779b97f4a7c15ull,
+	.hints_first = 1,
 };
 
 /*
