@@ -5,9 +5,11 @@
  * 2,048-host schedule has four million transfers, so the tables are laid
  * out flat once (by LID, and each channel's far end) and a route
  * of up to three links is followed through them without a call per hop;
- * anything else is walked hop by hop (verify/walk.c), so every message is
- * the walk's own. The phases are shared between two threads, each with
- * its own link loads and report, merged in phase order.
+ * where the schedule has more transfers than (host switch, LID) pairs,
+ * each pair's route is followed once, up front. Anything else is walked
+ * hop by hop (verify/walk.c), so every message is the walk's own. The
+ * phases are shared between two threads, each with its own link loads
+ * and report, merged in phase order.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +36,14 @@ struct flat {
 	uint32_t *src_chan;	/* per host slot: its port's channel */
 	uint32_t *src_sw;	/* per host slot: the switch it sends into,
 				   FORS_NO_PEER when its port is down */
+	uint32_t *src_row;	/* per node: its row of route, FORS_NO_PEER
+				   when no host sends into it */
+	uint32_t nsrc;		/* rows of route */
+	uint16_t *route;	/* [(row * nlid + lid) * FLAT_LINKS]: a LID's
+				   flat route from a host's switch, its
+				   channels, 0 after the last (none: walk
+				   it); NULL when channels do not fit 16 bits
+				   (then byl is followed per transfer) */
 };
 
 /* A channel in the phase being followed: one cache line for all three. */
@@ -136,12 +146,12 @@ static int updown(const struct follower *f, const struct fors_hop *h,
  * a CA within FLAT_LINKS links: its channels in ch[], its switches and the
  * CA port in h, as a walk gives them; 0 when it must be walked.
  */
-static int flat_route(const struct follower *f, uint32_t x, uint32_t lid,
-		      uint32_t *ch, struct fors_hop *h)
+static int flat_route(const struct flat *fl, const struct fors_follow_in *in,
+		      uint32_t x, uint32_t lid, uint32_t *ch,
+		      struct fors_hop *h)
 {
-	const struct flat *fl = f->fl;
-	const uint32_t *pbase = f->in->g->pbase;
-	const int32_t *row = f->in->w->table;
+	const uint32_t *pbase = in->g->pbase;
+	const int32_t *row = in->w->table;
 	uint32_t n, k, c, y;
 
 	if (lid >= fl->nlid)
@@ -168,6 +178,38 @@ static int flat_route(const struct follower *f, uint32_t x, uint32_t lid,
 		x = y;
 	}
 	return 0;
+}
+
+/*
+ * flat_route's answer for a host's switch x, from the routes laid out
+ * (channel 0 is no link: a route leaves by a port above 0), or followed
+ * through the tables where there are none.
+ */
+static int routed(const struct follower *f, uint32_t x, uint32_t lid,
+		  uint32_t *ch, struct fors_hop *h)
+{
+	const struct flat *fl = f->fl;
+	const uint16_t *r;
+	uint32_t n;
+
+	if (!fl->route)
+		return flat_route(fl, f->in, x, lid, ch, h);
+	if (fl->src_row[x] == FORS_NO_PEER || lid >= fl->nlid)
+		return 0;
+	r = &fl->route[((size_t)fl->src_row[x] * fl->nlid + lid) *
+		       FLAT_LINKS];
+	for (n = 0; n < FLAT_LINKS && r[n]; n++) {
+		ch[n] = r[n];
+		h->sw[n] = x;
+		x = fl->peer[r[n]];
+	}
+	if (!n)
+		return 0;
+	h->nsw = n;
+	h->node = x;
+	h->port = fl->peer_port[r[n - 1]];
+	h->fail = NULL;
+	return 1;
 }
 
 /* Transfer x's route h, walked or followed flat, judged in phase p. */
@@ -212,7 +254,7 @@ static void follow(struct follower *f, uint32_t p, size_t i)
 		return;
 	}
 	use_chan(&u, f->fl->src_chan[x->src]);
-	if (flat_route(f, sw, (uint32_t)x->dlid, ch, &h))
+	if (routed(f, sw, (uint32_t)x->dlid, ch, &h))
 		for (j = 0; j < h.nsw; j++)
 			use_chan(&u, ch[j]);
 	else
@@ -287,6 +329,8 @@ static void flat_free(struct flat *fl)
 	free(fl->ca);
 	free(fl->src_chan);
 	free(fl->src_sw);
+	free(fl->src_row);
+	free(fl->route);
 }
 
 /* Each host slot's channel into its switch, FORS_NO_PEER where none. */
@@ -315,6 +359,84 @@ static void flat_tables(struct flat *fl, const struct fors_lft_dump *d)
 			fl->byl[(size_t)lid * fl->nrow + r] = d->sw[r].port[lid];
 }
 
+/* Half of the routes to lay out: rows r0 .. r1 - 1. */
+struct lay {
+	struct flat *fl;
+	const struct fors_follow_in *in;
+	const uint32_t *sw;	/* per row: its switch */
+	uint32_t r0, r1;
+};
+
+static void *lay_rows(void *arg)
+{
+	const struct lay *l = arg;
+	struct fors_hop h;
+	uint32_t r, lid, n, ch[FLAT_LINKS];
+	uint16_t *rec;
+
+	for (r = l->r0; r < l->r1; r++)
+		for (lid = 0; lid < l->fl->nlid; lid++) {
+			rec = &l->fl->route[((size_t)r * l->fl->nlid + lid) *
+					    FLAT_LINKS];
+			memset(rec, 0, sizeof(*rec) * FLAT_LINKS);
+			if (!flat_route(l->fl, l->in, l->sw[r], lid, ch, &h))
+				continue;
+			for (n = 0; n < h.nsw; n++)
+				rec[n] = (uint16_t)ch[n];
+		}
+	return NULL;
+}
+
+/*
+ * Every LID's flat route from each switch a host sends into, once, where
+ * the schedule has more transfers than that makes routes: a large one
+ * sends to each LID many times from one switch (32 hosts of an NDR leaf),
+ * and following the tables is a chain of dependent lookups. On two
+ * threads. Otherwise, or where channels do not fit 16 bits, routes are
+ * followed per transfer. 0, or FORS_ENOMEM.
+ */
+static int flat_routes(struct flat *fl, const struct fors_follow_in *in)
+{
+	uint32_t h, x, hosts = in->s->m0 * in->s->m1, *sw;
+	struct lay l[2];
+	struct fors_thread *th = NULL;
+
+	for (x = 0; x < in->w->t->nnodes; x++)
+		fl->src_row[x] = FORS_NO_PEER;
+	if (in->g->nchan > UINT16_MAX)
+		return 0;
+	sw = malloc(sizeof(uint32_t) * (hosts + 1));
+	if (!sw)
+		return FORS_ENOMEM;
+	for (h = 0; h < hosts; h++) {
+		x = fl->src_sw[h];
+		if (x != FORS_NO_PEER && fl->src_row[x] == FORS_NO_PEER) {
+			fl->src_row[x] = fl->nsrc;
+			sw[fl->nsrc++] = x;
+		}
+	}
+	if ((size_t)fl->nsrc * fl->nlid >= in->s->nxfers) {
+		free(sw);
+		return 0;
+	}
+	fl->route = malloc(sizeof(uint16_t) * FLAT_LINKS *
+			   ((size_t)fl->nsrc * fl->nlid + 1));
+	if (!fl->route) {
+		free(sw);
+		return FORS_ENOMEM;
+	}
+	l[0] = (struct lay){ fl, in, sw, 0, fl->nsrc / 2 };
+	l[1] = (struct lay){ fl, in, sw, fl->nsrc / 2, fl->nsrc };
+	if (fors_thread_start(lay_rows, &l[1], &th))
+		lay_rows(&l[1]);
+	lay_rows(&l[0]);
+	fors_thread_join(th);
+	free(sw);
+	free(fl->byl);		/* the routes say all it would */
+	fl->byl = NULL;
+	return 0;
+}
+
 /* The tables and the topology laid out flat. 0, or FORS_ENOMEM. */
 static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 {
@@ -331,8 +453,9 @@ static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 	fl->peer_port = calloc(in->g->nchan + 1, sizeof(uint32_t));
 	fl->src_chan = malloc(sizeof(uint32_t) * (hosts + 1));
 	fl->src_sw = malloc(sizeof(uint32_t) * (hosts + 1));
-	if (!fl->byl || !fl->ca || !fl->peer ||
-	    !fl->peer_port || !fl->src_chan || !fl->src_sw)
+	fl->src_row = malloc(sizeof(uint32_t) * (t->nnodes + 1));
+	if (!fl->byl || !fl->ca || !fl->peer || !fl->peer_port ||
+	    !fl->src_chan || !fl->src_sw || !fl->src_row)
 		return FORS_ENOMEM;
 	for (i = 0; i < t->nnodes; i++) {
 		const struct fors_node *n = &t->nodes[i];
@@ -347,7 +470,7 @@ static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 	}
 	flat_hosts(fl, in);
 	flat_tables(fl, in->d);
-	return 0;
+	return flat_routes(fl, in);
 }
 
 int fors_follow(const struct fors_follow_in *in,
