@@ -86,6 +86,12 @@ static int route(struct fors_sweep_state *st, struct fors_sweep *sw,
 		st->wake = 0;
 		e = fors_route_compute(sw->live, ref, o, &sw->route, err);
 	}
+	if (!e) {
+		/* the tables carry the offset map now: a megabyte at NDR
+		 * scale that need not wait through the verification */
+		fors_offmap_free(sw->route->om);
+		sw->route->om = NULL;
+	}
 	return e;
 }
 
