@@ -28,7 +28,8 @@
  */
 struct flat {
 	uint8_t *byl;		/* [nlid * nrow]: row r's port for a LID,
-				   FORS_NO_PORT beyond its table */
+				   FORS_NO_PORT beyond its table; NULL where
+				   the routes are laid out (route) */
 	uint32_t nlid, nrow;
 	uint32_t *peer;		/* per channel: the node at its far end */
 	uint32_t *peer_port;	/* per channel: the port there */
@@ -146,6 +147,19 @@ static int updown(const struct follower *f, const struct fors_hop *h,
  * a CA within FLAT_LINKS links: its channels in ch[], its switches and the
  * CA port in h, as a walk gives them; 0 when it must be walked.
  */
+/*
+ * The port of table r for lid: from the tables by LID where they are laid
+ * out, else from the dump itself (laying out the routes reads each entry
+ * once, so the copy would only add its size to the peak).
+ */
+static uint32_t port_of(const struct flat *fl, const struct fors_lft_dump *d,
+			uint32_t r, uint32_t lid)
+{
+	if (fl->byl)
+		return fl->byl[(size_t)lid * fl->nrow + r];
+	return lid <= d->sw[r].maxlid ? d->sw[r].port[lid] : FORS_NO_PORT;
+}
+
 static int flat_route(const struct flat *fl, const struct fors_follow_in *in,
 		      uint32_t x, uint32_t lid, uint32_t *ch,
 		      struct fors_hop *h)
@@ -160,7 +174,7 @@ static int flat_route(const struct flat *fl, const struct fors_follow_in *in,
 	for (n = 0; n < FLAT_LINKS; n++) {
 		if (row[x] < 0)
 			return 0;
-		k = fl->byl[(size_t)lid * fl->nrow + (uint32_t)row[x]];
+		k = port_of(fl, in->d, (uint32_t)row[x], lid);
 		c = pbase[x] + k;
 		if (k == 0 || k == FORS_NO_PORT || c >= pbase[x + 1])
 			return 0;
@@ -348,15 +362,19 @@ static void flat_hosts(struct flat *fl, const struct fors_follow_in *in)
 	}
 }
 
-/* Every table into fl->byl, LID by LID. */
-static void flat_tables(struct flat *fl, const struct fors_lft_dump *d)
+/* Every table into fl->byl, LID by LID. 0, or FORS_ENOMEM. */
+static int flat_tables(struct flat *fl, const struct fors_lft_dump *d)
 {
 	uint32_t r, lid;
 
+	fl->byl = malloc((size_t)fl->nlid * fl->nrow + 1);
+	if (!fl->byl)
+		return FORS_ENOMEM;
 	memset(fl->byl, FORS_NO_PORT, (size_t)fl->nlid * fl->nrow);
 	for (r = 0; r < fl->nrow; r++)
 		for (lid = 0; lid <= d->sw[r].maxlid; lid++)
 			fl->byl[(size_t)lid * fl->nrow + r] = d->sw[r].port[lid];
+	return 0;
 }
 
 /* Half of the routes to lay out: rows r0 .. r1 - 1. */
@@ -404,7 +422,7 @@ static int flat_routes(struct flat *fl, const struct fors_follow_in *in)
 	for (x = 0; x < in->w->t->nnodes; x++)
 		fl->src_row[x] = FORS_NO_PEER;
 	if (in->g->nchan > UINT16_MAX)
-		return 0;
+		return flat_tables(fl, in->d);
 	sw = malloc(sizeof(uint32_t) * (hosts + 1));
 	if (!sw)
 		return FORS_ENOMEM;
@@ -417,7 +435,7 @@ static int flat_routes(struct flat *fl, const struct fors_follow_in *in)
 	}
 	if ((size_t)fl->nsrc * fl->nlid >= in->s->nxfers) {
 		free(sw);
-		return 0;
+		return flat_tables(fl, in->d);
 	}
 	fl->route = malloc(sizeof(uint16_t) * FLAT_LINKS *
 			   ((size_t)fl->nsrc * fl->nlid + 1));
@@ -432,8 +450,6 @@ static int flat_routes(struct flat *fl, const struct fors_follow_in *in)
 	lay_rows(&l[0]);
 	fors_thread_join(th);
 	free(sw);
-	free(fl->byl);		/* the routes say all it would */
-	fl->byl = NULL;
 	return 0;
 }
 
@@ -447,14 +463,13 @@ static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 	for (i = 0; i < in->d->nsw; i++)
 		if (in->d->sw[i].maxlid >= fl->nlid)
 			fl->nlid = in->d->sw[i].maxlid + 1;
-	fl->byl = malloc((size_t)fl->nlid * fl->nrow + 1);
 	fl->ca = calloc(t->nnodes + 1, 1);
 	fl->peer = malloc(sizeof(uint32_t) * (in->g->nchan + 1));
 	fl->peer_port = calloc(in->g->nchan + 1, sizeof(uint32_t));
 	fl->src_chan = malloc(sizeof(uint32_t) * (hosts + 1));
 	fl->src_sw = malloc(sizeof(uint32_t) * (hosts + 1));
 	fl->src_row = malloc(sizeof(uint32_t) * (t->nnodes + 1));
-	if (!fl->byl || !fl->ca || !fl->peer || !fl->peer_port ||
+	if (!fl->ca || !fl->peer || !fl->peer_port ||
 	    !fl->src_chan || !fl->src_sw || !fl->src_row)
 		return FORS_ENOMEM;
 	for (i = 0; i < t->nnodes; i++) {
@@ -469,7 +484,6 @@ static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 		}
 	}
 	flat_hosts(fl, in);
-	flat_tables(fl, in->d);
 	return flat_routes(fl, in);
 }
 
