@@ -2,8 +2,7 @@
 /*
  * Bipartite list edge colouring in three stages. Cheap necessary
  * conditions (hall.c) prove many instances infeasible at once: Hall's
- * condition at each vertex (unless the caller's hints colour every edge,
- * which proves it), and (once a short repair has failed) the
+ * condition at each vertex, and (once a short repair has failed) the
  * colour classes, each a matching, which together must cover all edges
  * and each cover the vertices that need every colour they have. A greedy
  * colouring is repaired by tabu search (repair.c): place an edge by a
@@ -152,15 +151,6 @@ static int run(struct state *s, const struct lec_budget *b, int *colour,
 	lec_reset(s);
 	lec_greedy(s, order, hint);
 	keep_best(s);
-	/* a colouring proves Hall's condition: the checks only where the
-	 * caller's hints left an edge uncoloured */
-	if (s->nunc) {
-		t = lec_prechecks(p, ls, le, rs, re);
-		if (t <= 0) {
-			r = t < 0 ? LEC_NOMEM : partial(s, colour);
-			goto out;
-		}
-	}
 	for (t = 0; t <= b->restarts; t++) {
 		if (t > 0) {
 			lec_reset(s);
@@ -251,11 +241,19 @@ int lec_solve(const struct lec_problem *p, int *colour,
 	if (incidence(p, p->left, p->nleft, &ls, &le) ||
 	    incidence(p, p->right, p->nright, &rs, &re))
 		goto out;
+	r = lec_prechecks(p, ls, le, rs, re);
+	if (r < 0) {
+		r = LEC_NOMEM;
+		goto out;
+	}
 	if (lec_state_init(&s, p, colour)) {
 		r = LEC_NOMEM;
 		goto out;
 	}
-	r = run(&s, b, colour, ls, le, rs, re);
+	if (r == 0)
+		r = partial(&s, colour);
+	else
+		r = run(&s, b, colour, ls, le, rs, re);
 	lec_state_free(&s);
 out:
 	free(ls);
