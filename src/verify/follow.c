@@ -43,8 +43,10 @@ struct flat {
 	uint16_t *route;	/* [(row * nlid + lid) * FLAT_LINKS]: a LID's
 				   flat route from a host's switch, its
 				   channels, 0 after the last (none: walk
-				   it); NULL when channels do not fit 16 bits
-				   (then byl is followed per transfer) */
+				   it); NULL where the schedule has no more
+				   transfers than such routes, or channels do
+				   not fit 16 bits (then byl is followed per
+				   transfer) */
 };
 
 /* A channel in the phase being followed: one cache line for all three. */
@@ -143,11 +145,6 @@ static int updown(const struct follower *f, const struct fors_hop *h,
 }
 
 /*
- * The route of lid from switch x through the flat tables, when it reaches
- * a CA within FLAT_LINKS links: its channels in ch[], its switches and the
- * CA port in h, as a walk gives them; 0 when it must be walked.
- */
-/*
  * The port of table r for lid: from the tables by LID where they are laid
  * out, else from the dump itself (laying out the routes reads each entry
  * once, so the copy would only add its size to the peak).
@@ -160,6 +157,11 @@ static uint32_t port_of(const struct flat *fl, const struct fors_lft_dump *d,
 	return lid <= d->sw[r].maxlid ? d->sw[r].port[lid] : FORS_NO_PORT;
 }
 
+/*
+ * The route of lid from switch x through the flat tables, when it reaches
+ * a CA within FLAT_LINKS links: its channels in ch[], its switches and the
+ * CA port in h, as a walk gives them; 0 when it must be walked.
+ */
 static int flat_route(const struct flat *fl, const struct fors_follow_in *in,
 		      uint32_t x, uint32_t lid, uint32_t *ch,
 		      struct fors_hop *h)
@@ -385,6 +387,7 @@ struct lay {
 	uint32_t r0, r1;
 };
 
+/* Each route of rows l->r0 .. l->r1 - 1 into fl->route. */
 static void *lay_rows(void *arg)
 {
 	const struct lay *l = arg;
