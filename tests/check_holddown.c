@@ -167,6 +167,7 @@ START_TEST(digest_of_the_file)
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t d;
+	struct fors_xfer *x;
 	FILE *f;
 
 	ck_assert_int_eq(fors_route_compute(live, NULL, &o, &r, &err), 0);
@@ -181,7 +182,8 @@ START_TEST(digest_of_the_file)
 	ck_assert_int_eq(fors_schedule_read(f, "back", &back, &err), 0);
 	fclose(f);
 	ck_assert_uint_eq(fors_schedule_digest(back, "generation"), d);
-	back->xfers[back->nxfers / 2].plane ^= 1;
+	x = &back->xfers[back->nxfers / 2];
+	fors_xfer_set_plane(x, fors_xfer_plane(x) ^ 1);
 	ck_assert_uint_ne(fors_schedule_digest(back, "generation"), d);
 	fors_schedule_free(back);
 	free(buf);

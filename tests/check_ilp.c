@@ -493,7 +493,8 @@ START_TEST(route_from_cache)
 	ck_assert_uint_eq(st.hits, st.phases);
 	ck_assert_uint_eq(a->nxfers, b->nxfers);
 	for (i = 0; i < a->nxfers; i++)
-		ck_assert_int_eq(a->xfers[i].plane, b->xfers[i].plane);
+		ck_assert_int_eq(fors_xfer_plane(&a->xfers[i]),
+				 fors_xfer_plane(&b->xfers[i]));
 	fors_schedule_free(b);
 	snprintf(cmd, sizeof(cmd), "for f in %s/phases/*; do printf x >> $f; done", d);
 	ck_assert(!system(cmd));
@@ -571,7 +572,7 @@ START_TEST(fits_refuses)
 	s = routed(d, "cbc", sc, 0, &st);
 	for (i = 0; s->xfers[i].src / 4 != 0 || s->xfers[i].dst / 4 == 0; i++)
 		;
-	s->xfers[i].plane = 0;	/* cut at leaf 0 */
+	fors_xfer_set_plane(&s->xfers[i], 0);	/* cut at leaf 0 */
 	ck_assert_int_eq(fors_schedule_fits(fb, s, &err), FORS_EVERIFY);
 	ck_assert_ptr_nonnull(strstr(err.msg, "not alive"));
 	fors_schedule_free(s);
@@ -583,7 +584,7 @@ START_TEST(fits_refuses)
 	      s->xfers[j].src / 4 != s->xfers[i].src / 4); j++)
 		;
 	ck_assert_uint_lt(j, s->start[1]);
-	s->xfers[j].plane = s->xfers[i].plane;
+	fors_xfer_set_plane(&s->xfers[j], fors_xfer_plane(&s->xfers[i]));
 	ck_assert_int_eq(fors_schedule_fits(fb, s, &err), FORS_EVERIFY);
 	fors_schedule_free(s);
 	rmtree(d);

@@ -127,7 +127,7 @@ static int taken(const struct fix *f, uint32_t p, uint32_t l, int32_t pl,
 	size_t i;
 
 	for (i = s->start[p]; i < s->start[p + 1]; i++)
-		if (s->xfers[i].plane == pl &&
+		if (fors_xfer_plane(&s->xfers[i]) == pl &&
 		    leaf_of(f, up ? s->xfers[i].src : s->xfers[i].dst) == l)
 			return 1;
 	return 0;
@@ -156,14 +156,15 @@ static void share_one_link(struct fix *f, int down)
 				uint32_t la = leaf_of(f, down ? a->dst : a->src);
 				uint32_t lb = leaf_of(f, down ? b->dst : b->src);
 				uint32_t lo = leaf_of(f, down ? a->src : a->dst);
+				int32_t bp = fors_xfer_plane(b);
 
 				if (i == j || !inter(f, a) || !inter(f, b) ||
-				    la != lb || b->plane == a->plane ||
+				    la != lb || bp == fors_xfer_plane(a) ||
 				    lo == leaf_of(f, down ? b->src : b->dst) ||
-				    !fors_plane_live(f->r->fb, lo, (uint32_t)b->plane) ||
-				    taken(f, p, lo, b->plane, down))
+				    !fors_plane_live(f->r->fb, lo, (uint32_t)bp) ||
+				    taken(f, p, lo, bp, down))
 					continue;
-				a->dlid = dlid_via(f, a, (uint32_t)b->plane);
+				a->dlid = dlid_via(f, a, (uint32_t)bp);
 				return;
 			}
 	ck_abort_msg("no transfer to move onto another's plane");
@@ -677,7 +678,7 @@ START_TEST(plane_not_live)
 		if (leaf_of(&f, s->xfers[i].src) == 0 && inter(&f, &s->xfers[i]))
 			break;
 	ck_assert_uint_lt(i, s->nxfers);
-	s->xfers[i].plane = 0;
+	fors_xfer_set_plane(&s->xfers[i], 0);
 	ck_assert_int_eq(fors_schedule_fits(f.r->fb, s, &f.err), FORS_EVERIFY);
 	ck_assert_msg(strstr(f.err.msg, "on plane 0, which is not alive at both leaves"),
 		      "%s", f.err.msg);
@@ -700,7 +701,7 @@ START_TEST(plane_shared)
 				goto found;
 	ck_abort_msg("no two transfers leave one leaf in phase 0");
 found:
-	s->xfers[j].plane = s->xfers[i].plane;
+	fors_xfer_set_plane(&s->xfers[j], fors_xfer_plane(&s->xfers[i]));
 	ck_assert_int_eq(fors_schedule_fits(f.r->fb, s, &f.err), FORS_EVERIFY);
 	ck_assert_msg(strstr(f.err.msg, "shares plane"), "%s", f.err.msg);
 	fix_close(&f);

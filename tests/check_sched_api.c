@@ -77,7 +77,7 @@ static int same_xfer(const struct fors_host **hs,
 	if (!w || !x)
 		return !w && !x;
 	return x->src == w->src && x->dst == w->dst &&
-	       x->plane == w->plane &&
+	       x->plane == fors_xfer_plane(w) &&
 	       x->dlid == (w->dlid == FORS_NO_DLID ? -1 : w->dlid) &&
 	       same_host(x->src_host, hs[w->src]) &&
 	       same_host(x->dst_host, hs[w->dst]);

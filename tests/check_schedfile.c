@@ -207,7 +207,7 @@ START_TEST(round_trip_routed)
 	ck_assert_str_eq(s->extra[0].key, "generation");
 	ck_assert_str_eq(s->extra[1].value, "alg2");
 	ck_assert_int_eq(s->lmc, 1);
-	ck_assert_int_eq(s->xfers[8].plane, -1);
+	ck_assert_int_eq(fors_xfer_plane(&s->xfers[8]), -1);
 	ck_assert_msg(fors_schedule_verify(s, &err) == FORS_OK, "%s",
 		      err.msg);
 	again = to_text(s);
@@ -216,6 +216,42 @@ START_TEST(round_trip_routed)
 	fors_schedule_free(s);
 	fors_schedule_free(t);
 	free(again);
+}
+END_TEST
+
+/*
+ * The largest host ids and plane a transfer holds (six bytes, the plane
+ * split around them) read back whole, and each field's setting leaves
+ * the others alone.
+ */
+START_TEST(xfer_extremes)
+{
+	static const char text[] =
+		"fors-schedule 1\n"
+		"fabric hosts-per-leaf 1024 leaves 2 planes 1023 reduction 0 impacted 0 lmc - phases 1\n"
+		"phase 0 2\n2047 0 1022 -\n0 2047 0 -\nend 2\n";
+	struct fors_schedule *s;
+	struct fors_error err;
+	struct fors_xfer x;
+	int32_t p;
+
+	ck_assert_msg(from_text(text, &s, &err) == FORS_OK, "%s", err.msg);
+	ck_assert_uint_eq(s->xfers[0].src, 2047);
+	ck_assert_uint_eq(s->xfers[0].dst, 0);
+	ck_assert_int_eq(fors_xfer_plane(&s->xfers[0]), 1022);
+	ck_assert_uint_eq(s->xfers[1].dst, 2047);
+	ck_assert_int_eq(fors_xfer_plane(&s->xfers[1]), 0);
+	fors_schedule_free(s);
+	for (p = -1; p < FORS_MAX_PLANES; p++) {
+		x = fors_xfer_make(2047, 1365, p, 0xfffe);
+		ck_assert_int_eq(fors_xfer_plane(&x), p);
+		ck_assert_uint_eq(x.src, 2047);
+		ck_assert_uint_eq(x.dst, 1365);
+		ck_assert_uint_eq(x.dlid, 0xfffe);
+		x.src = 0;
+		x.dst = 682;
+		ck_assert_int_eq(fors_xfer_plane(&x), p);
+	}
 }
 END_TEST
 
@@ -267,6 +303,8 @@ static const struct {
 	  "t:2: key 'leaves' given twice" },
 	{ "fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 2 impacted 0 lmc - phases 1\n",
 	  "t:2: reduction must be below hosts-per-leaf" },
+	{ "fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 1024 reduction 0 impacted 0 lmc - phases 1\n",
+	  "t:2: planes above 1023" },
 	{ "fors-schedule 1\nfabric hosts-per-leaf -2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 1\n",
 	  "t:2: bad value for key 'hosts-per-leaf'" },
 	{ "fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 1 \"\" 2\n",
@@ -320,6 +358,7 @@ int main(void)
 	tcase_add_test(tc, abstract_absent);
 	tcase_add_test(tc, detour_key);
 	tcase_add_test(tc, write_file_atomic);
+	tcase_add_test(tc, xfer_extremes);
 	tcase_add_loop_test(tc, rejects_malformed, 0,
 			    sizeof(malformed) / sizeof(malformed[0]));
 	suite_add_tcase(su, tc);

@@ -466,7 +466,7 @@ START_TEST(verify_catches_violations)
 	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
 	ck_assert_ptr_nonnull(strstr(err.msg, "m0 - f"));
 	s->f = 2;
-	s->xfers[i].plane = 6;
+	fors_xfer_set_plane(&s->xfers[i], 6);
 	ck_assert_int_eq(fors_schedule_verify(s, &err), FORS_EVERIFY);
 	ck_assert_ptr_nonnull(strstr(err.msg, "plane"));
 	fors_schedule_free(s);

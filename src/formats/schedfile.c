@@ -39,7 +39,7 @@ static void put_xfer(FILE *out, const struct fors_xfer *x)
 	*--b = '\n';
 	b = put_field(b, fors_xfer_dlid(x));
 	*--b = ' ';
-	b = put_field(b, x->plane);
+	b = put_field(b, fors_xfer_plane(x));
 	*--b = ' ';
 	b = put_field(b, x->dst);
 	*--b = ' ';
@@ -170,7 +170,7 @@ static uint64_t xfers_digest(const struct fors_schedule *s)
 	for (i = 0; i < s->nxfers; i++) {
 		const struct fors_xfer *x = &s->xfers[i];
 		uint64_t v = (uint64_t)x->src | (uint64_t)x->dst << 16 |
-			     (uint64_t)(uint16_t)x->plane << 32 |
+			     (uint64_t)(uint16_t)fors_xfer_plane(x) << 32 |
 			     (uint64_t)x->dlid << 48;
 
 		h += mix(v ^ (i * 0x9e3779b97f4a7c15ull));
@@ -416,6 +416,8 @@ static int fabric_check(struct sched_reader *r, const uint64_t *v,
 		return bad(r, "%s", "hosts-per-leaf x leaves out of range");
 	if (s->f >= s->m0)
 		return bad(r, "%s", "reduction must be below hosts-per-leaf");
+	if (s->q > FORS_MAX_PLANES)
+		return bad(r, "%s", "planes above 1023");
 	if (s->nphases > MAX_PHASES)
 		return bad(r, "%s", "too many phases");
 	s->start = calloc(s->nphases + 1, sizeof(size_t));
@@ -490,7 +492,7 @@ static int xfer(struct sched_reader *r, struct fors_xfer *x)
 		      "a plane below 'planes' or '-'") ||
 	    opt_field(r, 3, FORS_NO_DLID - 1, &dlid, "a DLID or '-'"))
 		return FORS_EFORMAT;
-	x->plane = (int16_t)plane;
+	fors_xfer_set_plane(x, plane);
 	x->dlid = dlid < 0 ? FORS_NO_DLID : (uint16_t)dlid;
 	return 0;
 }

@@ -122,7 +122,7 @@ static int phase_k(struct route_state *t, uint32_t p, uint32_t n, uint32_t k,
 	for (i = 0; !r && e.verdict == ILP_FEASIBLE && i < n; i++) {
 		uint32_t c = t->colour[i], x = t->pend[ph.edge[i]];
 
-		t->s->xfers[x].plane = (int32_t)ph.plane[c % ph.q];
+		fors_xfer_set_plane(&t->s->xfers[x], (int32_t)ph.plane[c % ph.q]);
 		t->sub[x - t->s->start[p]] = c / ph.q;
 	}
 	ilp_phase_clear(&ph);
@@ -137,7 +137,7 @@ static int phase(struct route_state *t, uint32_t p)
 	int r = 0;
 
 	for (i = t->s->start[p]; i < t->s->start[p + 1]; i++) {
-		t->s->xfers[i].plane = -1;
+		fors_xfer_set_plane(&t->s->xfers[i], -1);
 		t->sub[i - t->s->start[p]] = 0;
 	}
 	n = ilp_phase_gather(t->s, t->fb->m0, p, t->pend, t->ls, t->ld);

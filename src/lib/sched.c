@@ -221,7 +221,7 @@ static int xfers(struct fors_sched *s, const struct loader *l)
 			const struct fors_xfer *x = &sc->xfers[g];
 
 			s->xf[g] = (struct fors_sched_xfer){
-				x->src, x->dst, x->plane, fors_xfer_dlid(x),
+				x->src, x->dst, fors_xfer_plane(x), fors_xfer_dlid(x),
 				s->bysid[x->src], s->bysid[x->dst]
 			};
 			if (x->src == x->dst)

@@ -181,18 +181,22 @@ static int32_t hint(const struct assigner *a, const struct fors_xfer *x,
 	return -1;
 }
 
-/* Give the offsets of a coloured transfer's pair its plane: a free one. */
-static void remember(struct assigner *a, const struct fors_xfer *x)
+/*
+ * Give the offsets of x's pair plane p, its colour: a free one. Called
+ * before x's plane is set, which reads back slowly (the plane's bits
+ * share bytes with the hosts').
+ */
+static void remember(struct assigner *a, const struct fors_xfer *x, int32_t p)
 {
 	int16_t *o = offsets_of(a, leaf_of(a, x->src), x->dst);
 	uint32_t j;
 
 	for (j = 0; j < a->om->k; j++)
-		if (o[j] == x->plane)
+		if (o[j] == p)
 			return;
 	for (j = 0; j < a->om->k; j++)
-		if (o[j] < 0 && one_rank(a, x->dst, j, (uint32_t)x->plane)) {
-			o[j] = (int16_t)x->plane;
+		if (o[j] < 0 && one_rank(a, x->dst, j, (uint32_t)p)) {
+			o[j] = (int16_t)p;
 			return;
 		}
 }
@@ -312,11 +316,13 @@ static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 	if (r != LEC_SOLVED)
 		return r;
 	for (i = 0; i < n; i++) {
-		a->ph[a->pend[i]].plane = a->colour[i] % (int)fb->q;
-		a->sub[a->pend[i]] =
-			(uint32_t)a->colour[i] / fb->q;
+		struct fors_xfer *x = &a->ph[a->pend[i]];
+		int32_t p = a->colour[i] % (int)fb->q;
+
 		if (a->om)
-			remember(a, &a->ph[a->pend[i]]);
+			remember(a, x, p);
+		fors_xfer_set_plane(x, p);
+		a->sub[a->pend[i]] = (uint32_t)a->colour[i] / fb->q;
 	}
 	return r;
 }
@@ -401,13 +407,13 @@ static int hinted(struct assigner *a, uint32_t n)
 	for (i = 0; i < n; i++) {
 		struct fors_xfer *x = &a->ph[a->pend[i]];
 
-		x->plane = a->colour[i];
-		a->sub[a->pend[i]] = 0;
 		if (a->fresh[i] == -2)
-			remember(a, x);
+			remember(a, x, a->colour[i]);
 		else if (a->fresh[i] >= 0)
 			offsets_of(a, leaf_of(a, x->src), x->dst)[a->fresh[i]] =
-				(int16_t)x->plane;
+				(int16_t)a->colour[i];
+		fors_xfer_set_plane(x, a->colour[i]);
+		a->sub[a->pend[i]] = 0;
 	}
 	return 1;
 }
@@ -582,7 +588,7 @@ static int memo_add(struct assigner *a, uint32_t n, uint64_t h, uint32_t k,
 	m->unproven = unproven;
 	memcpy(m->key, a->key, sizeof(uint32_t) * n);
 	for (i = 0; i < n; i++) {
-		m->plane[i] = a->ph[a->pend[i]].plane;
+		m->plane[i] = fors_xfer_plane(&a->ph[a->pend[i]]);
 		m->sub[i] = a->sub[a->pend[i]];
 	}
 	return 0;
@@ -603,7 +609,7 @@ static int solve(struct assigner *a, uint32_t n, uint32_t *k)
 	m = memo ? memo_find(a, n, h) : NULL;
 	if (m) {
 		for (i = 0; i < n; i++) {
-			a->ph[a->pend[i]].plane = m->plane[i];
+			fors_xfer_set_plane(&a->ph[a->pend[i]], m->plane[i]);
 			a->sub[a->pend[i]] = m->sub[i];
 		}
 		*k = m->k;
@@ -640,7 +646,7 @@ static int given(struct assigner *a, const struct fors_xfer *in, uint32_t n)
 		return 0;
 	a->stamp++;
 	for (i = 0; i < n; i++) {
-		int32_t x = in[a->pend[i]].plane;
+		int32_t x = fors_xfer_plane(&in[a->pend[i]]);
 		uint32_t ls = leaf_of(a, in[a->pend[i]].src);
 		uint32_t ld = leaf_of(a, in[a->pend[i]].dst);
 
@@ -653,7 +659,8 @@ static int given(struct assigner *a, const struct fors_xfer *in, uint32_t n)
 			return 0;
 	}
 	for (i = 0; i < n; i++)
-		a->ph[a->pend[i]].plane = in[a->pend[i]].plane;
+		fors_xfer_set_plane(&a->ph[a->pend[i]],
+				    fors_xfer_plane(&in[a->pend[i]]));
 	return 1;
 }
 
@@ -668,16 +675,15 @@ static int phase(struct assigner *a, uint32_t p)
 	memcpy(a->ph, &a->inx[s->start[p]], sizeof(*a->ph) * len);
 	for (i = 0; i < len; i++) {
 		struct fors_xfer *x = &a->ph[i];
+		int32_t pl = -1;
 
-		x->plane = -1;
 		a->sub[i] = 0;
-		if (leaf_of(a, x->src) == leaf_of(a, x->dst))
-			continue;
-		if (a->info->method == FORS_METHOD_ALG2) {
-			x->plane = alg2_plane(a, x);
-			continue;
-		}
-		a->pend[n++] = i;
+		if (leaf_of(a, x->src) != leaf_of(a, x->dst) &&
+		    a->info->method == FORS_METHOD_ALG2)
+			pl = alg2_plane(a, x);
+		else if (leaf_of(a, x->src) != leaf_of(a, x->dst))
+			a->pend[n++] = i;
+		fors_xfer_set_plane(x, pl);
 	}
 	if (n && !given(a, &a->inx[s->start[p]], n)) {
 		r = solve(a, n, &k);

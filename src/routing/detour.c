@@ -397,9 +397,8 @@ static struct fors_xfer line_of(const struct packer *k, size_t i)
 	uint32_t j = k->dlid[i] - k->t->host_lid[k->fb->host_at[d]];
 	const uint32_t *ch = k->ch + (i * k->off + j) * DETOUR_HOPS;
 
-	return (struct fors_xfer){ (uint16_t)s, (uint16_t)d,
-				   plane_of(k, s / k->fb->m0, ch[0] % 256),
-				   k->dlid[i] };
+	return fors_xfer_make(s, d, plane_of(k, s / k->fb->m0, ch[0] % 256),
+			      k->dlid[i]);
 }
 
 /*

@@ -300,7 +300,7 @@ static uint32_t unplaned(const struct fors_schedule *s, uint32_t m0)
 	for (p = 0; p < s->nphases; p++)
 		for (i = s->start[p]; i < s->start[p + 1]; i++)
 			if (s->xfers[i].src / m0 != s->xfers[i].dst / m0) {
-				n += s->xfers[i].plane < 0;
+				n += fors_xfer_plane(&s->xfers[i]) < 0;
 				break;
 			}
 	return n;

@@ -48,13 +48,14 @@ static int dlids(const struct fors_lfts *t, const struct fors_fabric *fb,
 	for (i = 0; i < s->nxfers; i++) {
 		struct fors_xfer *x = &s->xfers[i];
 		uint32_t d = (uint32_t)fb->host_at[x->dst];
-		int j = x->plane < 0 ? 0 : om ?
-			fors_offmap_offset(om, x->src / fb->m0, d, x->plane) :
-			(int)(((uint32_t)x->plane + fb->q - t->designated[d]) % fb->q);
+		int32_t p = fors_xfer_plane(x);
+		int j = p < 0 ? 0 : om ?
+			fors_offmap_offset(om, x->src / fb->m0, d, p) :
+			(int)(((uint32_t)p + fb->q - t->designated[d]) % fb->q);
 
 		if (j < 0) {
 			fors_error_set(err, "no LID offset reaches host %u through plane %d",
-				       x->dst, x->plane);
+				       x->dst, p);
 			return FORS_EINVAL;
 		}
 		x->dlid = (uint16_t)(t->host_lid[d] + (uint32_t)j);

@@ -378,10 +378,10 @@ static struct fors_schedule *build(const struct fors_cyclic_params *cp,
 		for (a = 0; a < nh; a++) {
 			b = tb->ph.send[(size_t)p * nh + a];
 			if (b != FORS_IDLE)
-				s->xfers[k++] = (struct fors_xfer){
+				s->xfers[k++] = fors_xfer_make(
 					tb->sid[a], tb->sid[b],
 					tb->plane ? tb->plane[(size_t)p * nh + a] : -1,
-					-1 };
+					FORS_NO_DLID);
 		}
 		s->start[p + 1] = k;
 	}

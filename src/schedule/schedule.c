@@ -229,10 +229,8 @@ static void emit_phase(struct fors_schedule *s, const struct emit *em,
 		if (em->row[h] < 0 || !present(em->sp, h) ||
 		    !present(em->sp, (uint32_t)em->row[h]))
 			continue;
-		s->xfers[n++] = (struct fors_xfer){
-			.src = h, .dst = (uint32_t)em->row[h],
-			.plane = -1, .dlid = FORS_NO_DLID,
-		};
+		s->xfers[n++] = fors_xfer_make(h, (uint32_t)em->row[h], -1,
+					       FORS_NO_DLID);
 	}
 	s->start[p + 1] = n;
 }

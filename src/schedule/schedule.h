@@ -13,16 +13,49 @@
 /* A transfer's DLID when it has none ('-'): the permissive LID. */
 #define FORS_NO_DLID 0xffff
 
+/* Most planes a schedule may have: a transfer holds plane + 1 in 10 bits. */
+#define FORS_MAX_PLANES 1023
+
 /*
- * One transfer of a phase; plane is -1 when not given ('-'), dlid
- * FORS_NO_DLID. Eight bytes: a 2,048-host schedule has four million.
+ * One transfer of a phase: src and dst below FORS_MAX_HOSTS, the plane
+ * through fors_xfer_plane (-1 when not given, '-'), dlid FORS_NO_DLID when
+ * not given. Six bytes, the plane split around the hosts' 11 bits: a
+ * 2,048-host schedule has four million transfers, and their size is most
+ * of fors's share of OpenSM's peak memory (doc/performance.md).
  */
 struct fors_xfer {
-	uint16_t src;		/* below FORS_MAX_HOSTS */
-	uint16_t dst;
-	int16_t plane;
+	uint16_t src : 11;
+	uint16_t plo : 5;	/* plane + 1: low five bits */
+	uint16_t dst : 11;
+	uint16_t phi : 5;	/* plane + 1: high five bits */
 	uint16_t dlid;
 };
+
+_Static_assert(sizeof(struct fors_xfer) == 6, "a transfer is six bytes");
+
+/* x's plane: -1 when not given. */
+static inline int32_t fors_xfer_plane(const struct fors_xfer *x)
+{
+	return (int32_t)(x->plo | (uint32_t)x->phi << 5) - 1;
+}
+
+/* Set x's plane to p, -1 (none) up to FORS_MAX_PLANES - 1. */
+static inline void fors_xfer_set_plane(struct fors_xfer *x, int32_t p)
+{
+	x->plo = (uint16_t)((uint32_t)(p + 1) & 31);
+	x->phi = (uint16_t)((uint32_t)(p + 1) >> 5);
+}
+
+/* The transfer src -> dst on plane (-1: none) to dlid (FORS_NO_DLID). */
+static inline struct fors_xfer fors_xfer_make(uint32_t src, uint32_t dst,
+					      int32_t plane, uint16_t dlid)
+{
+	struct fors_xfer x = { .src = (uint16_t)src, .dst = (uint16_t)dst,
+			       .dlid = dlid };
+
+	fors_xfer_set_plane(&x, plane);
+	return x;
+}
 
 /* x's DLID as the file and the library give it: -1 for none. */
 static inline int32_t fors_xfer_dlid(const struct fors_xfer *x)

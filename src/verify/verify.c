@@ -37,13 +37,14 @@ static int check_route(struct verifier *c, uint32_t p,
 {
 	const struct fors_schedule *s = c->s;
 	int local = c->leaf[x->src] == c->leaf[x->dst];
+	int32_t pl = fors_xfer_plane(x);
 
-	if (x->plane >= (int32_t)s->q)
+	if (pl >= (int32_t)s->q)
 		return fail(c, "plane out of range", p, x);
 	if (s->lmc < 0)
 		return x->dlid != FORS_NO_DLID ? fail(c, "DLID in an abstract schedule",
 					   p, x) : FORS_OK;
-	if (local != (x->plane < 0))
+	if (local != (pl < 0))
 		return fail(c, local ? "plane given inside a leaf" :
 			    "no plane between leaves", p, x);
 	if (c->lid[x->dst] >= 0 &&
@@ -308,7 +309,7 @@ static int check_planes(const struct fors_fabric *fb,
 		for (i = s->start[p]; i < s->start[p + 1]; i++) {
 			const struct fors_xfer *x = &s->xfers[i];
 			uint32_t ls = x->src / fb->m0, ld = x->dst / fb->m0;
-			uint32_t pl = (uint32_t)x->plane;
+			uint32_t pl = (uint32_t)fors_xfer_plane(x);
 			int32_t cu, cd;
 
 			if (ls == ld)
