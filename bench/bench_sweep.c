@@ -71,10 +71,13 @@ static int read_back(void *ctx, const struct fors_sweep *sw,
 	return e;
 }
 
-/* One sweep of live (taken) over held (taken, NULL: none); its spans. */
+/*
+ * One sweep of live (taken) over held (taken, NULL: none); its spans, and
+ * in *keep (unless NULL) the switches' tables it leaves.
+ */
 static int sweep(struct fors_sweep_state *st, const struct bench *b,
 		 struct fors_topology *live, struct fors_lft_dump *held,
-		 double *ms)
+		 double *ms, struct fors_lft_dump **keep)
 {
 	struct fors_route_opts o = { .lmc = b->lmc };
 	struct fors_sweep *sw = NULL;
@@ -97,6 +100,9 @@ static int sweep(struct fors_sweep_state *st, const struct bench *b,
 		t = fors_clock_ms();
 		fors_sweep_flush(st);
 		ms[4] = fors_clock_ms() - t;
+		if (keep && fors_lfts_dump(fors_sweep_tables(sw), sw->live,
+					   keep, &err))
+			e = -1;
 	} else {
 		fprintf(stderr, "bench_sweep: %s\n", err.msg);
 	}
@@ -113,17 +119,13 @@ static int run(const struct bench *b, double ms[2][5])
 				       .verify = 1 };
 	struct fors_sweep_state *st;
 	struct fors_lft_dump *held = NULL;
-	struct fors_error err;
 	int e;
 
 	if (fors_sweep_state_open(&c, sink, NULL, &st))
 		return -1;
-	e = sweep(st, b, topology(b, 0), NULL, ms[0]);
-	if (!e && b->cut &&
-	    fors_lfts_dump(st->installed, st->installed_on, &held, &err))
-		e = -1;
+	e = sweep(st, b, topology(b, 0), NULL, ms[0], b->cut ? &held : NULL);
 	if (!e && b->cut)
-		e = sweep(st, b, topology(b, 1), held, ms[1]);
+		e = sweep(st, b, topology(b, 1), held, ms[1], NULL);
 	fors_sweep_state_free(st);
 	unlink(b->sched);
 	unlink(b->state);

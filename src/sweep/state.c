@@ -135,7 +135,5 @@ void fors_sweep_state_free(struct fors_sweep_state *st)
 	fors_topology_free(st->ref);
 	fors_topology_free(st->seen);
 	fors_cables_free(st->cables);
-	fors_lfts_free(st->installed);
-	fors_topology_free(st->installed_on);
 	free(st);
 }

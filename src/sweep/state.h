@@ -39,8 +39,6 @@ struct fors_sweep_state {
 	int have_digest;
 	uint32_t bound;		/* the bound that file says */
 	struct fors_publish *pub;	/* the schedule file being written */
-	struct fors_lfts *installed;	/* the tables installed last */
-	struct fors_topology *installed_on;	/* the fabric they were for */
 	fors_sweep_log log;
 	void *log_ctx;
 };

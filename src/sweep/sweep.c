@@ -340,7 +340,10 @@ static int verify(const struct fors_sweep_state *st,
 	return refuse(st, &rep, mf, err);
 }
 
-/* What the next sweeps need of this one: its fabric and its tables. */
+/*
+ * What the next sweeps need of this one: its fabric in the remembered one.
+ * Not its tables: the next sweep reads the switches' own.
+ */
 static void remember(struct fors_sweep_state *st, struct fors_sweep *sw,
 		     int64_t now)
 {
@@ -351,12 +354,6 @@ static void remember(struct fors_sweep_state *st, struct fors_sweep *sw,
 		st->seen = sw->next_seen;
 		sw->next_seen = NULL;
 	}
-	fors_lfts_free(st->installed);
-	fors_topology_free(st->installed_on);
-	st->installed = sw->route->lfts;
-	st->installed_on = sw->live;
-	sw->route->lfts = NULL;
-	sw->live = NULL;
 	st->cables->written = now;
 	if (st->cfg.state_path &&
 	    fors_state_write_file(st->cfg.state_path, st->cables, st->seen,
@@ -375,11 +372,11 @@ static void summary(const struct fors_sweep_state *st,
 	fors_cables_count(st->cables, &down, &held);
 	fors_sweep_say(st, 0,
 		       "routed FT(2;%u,%u) lmc %u: f %u, m %u, %u phases (%u split), bound %u, method %s, mFtree %u/%u shared, cables %u down %u held, %.1f ms, generation %" PRIu64 " (route %.1f, OpenSM hop matrices %.1f, stage %.1f, install %.1f, verify %.1f, files %.1f ms)",
-		       r->fb->m0, r->fb->m1, st->installed->lmc, r->fb->f,
+		       r->fb->m0, r->fb->m1, r->lfts->lmc, r->fb->f,
 		       r->fb->m, nphases, r->assign.split + r->detour.added,
 		       r->bound.t,
 		       fors_method_name(r->assign.method),
-		       st->installed->mf_shared, st->installed->mf_pairs, down,
+		       r->lfts->mf_shared, r->lfts->mf_pairs, down,
 		       held, t[0] + t[1] + t[2] + t[3] + t[4] + t[5],
 		       st->generation, t[0], t[1], t[2], t[3], t[4], t[5]);
 	if (r->detour.phases)
