@@ -33,6 +33,9 @@ struct flat {
 	uint32_t nlid, nrow;
 	uint32_t *peer;		/* per channel: the node at its far end */
 	uint32_t *peer_port;	/* per channel: the port there */
+	uint32_t *peer_base;	/* per channel: the far end's first channel
+				   (pbase), so a route's next channel is one
+				   lookup from its port */
 	uint8_t *ca;		/* per node: a CA */
 	uint32_t *src_chan;	/* per host slot: its port's channel */
 	uint32_t *src_sw;	/* per host slot: the switch it sends into,
@@ -40,20 +43,22 @@ struct flat {
 	uint32_t *src_row;	/* per node: its row of route, FORS_NO_PEER
 				   when no host sends into it */
 	uint32_t nsrc;		/* rows of route */
-	uint16_t *route;	/* [(row * nlid + lid) * FLAT_LINKS]: a LID's
-				   flat route from a host's switch, its
-				   channels, 0 after the last (none: walk
-				   it); NULL where the schedule has no more
-				   transfers than such routes, or channels do
-				   not fit 16 bits (then byl is followed per
-				   transfer) */
+	uint8_t *route;		/* [(row * nlid + lid) * FLAT_LINKS]: a LID's
+				   flat route from a host's switch, the port
+				   it leaves each switch by, 0 after the last
+				   (none: walk it); NULL where the schedule
+				   has no more transfers than such routes
+				   (then byl is followed per transfer) */
 };
 
-/* A channel in the phase being followed: one cache line for all three. */
+/*
+ * A channel in the phase being followed: twelve bytes, so that a thread's
+ * channels stay in its core's cache.
+ */
 struct use {
 	uint32_t stamp;		/* phase + 1 of last use */
 	uint32_t load;		/* uses in that phase */
-	size_t user;		/* transfer that used it first */
+	uint32_t user;		/* transfer that used it first */
 };
 
 /* One thread's share: phases p0 .. p1 - 1. */
@@ -99,7 +104,7 @@ static void use_chan(const struct use_arg *u, uint32_t id)
 	uint32_t node, port;
 
 	if (c->stamp != u->phase + 1) {
-		*c = (struct use){ u->phase + 1, 1, u->xfer };
+		*c = (struct use){ u->phase + 1, 1, (uint32_t)u->xfer };
 		return;
 	}
 	if (++c->load > f->rep.max_load)
@@ -198,15 +203,15 @@ static int flat_route(const struct flat *fl, const struct fors_follow_in *in,
 
 /*
  * flat_route's answer for a host's switch x, from the routes laid out
- * (channel 0 is no link: a route leaves by a port above 0), or followed
+ * (port 0 is no link: a route leaves by a port above 0), or followed
  * through the tables where there are none.
  */
 static int routed(const struct follower *f, uint32_t x, uint32_t lid,
 		  uint32_t *ch, struct fors_hop *h)
 {
 	const struct flat *fl = f->fl;
-	const uint16_t *r;
-	uint32_t n;
+	const uint8_t *r;
+	uint32_t n, b = f->in->g->pbase[x];
 
 	if (!fl->route)
 		return flat_route(fl, f->in, x, lid, ch, h);
@@ -215,15 +220,16 @@ static int routed(const struct follower *f, uint32_t x, uint32_t lid,
 	r = &fl->route[((size_t)fl->src_row[x] * fl->nlid + lid) *
 		       FLAT_LINKS];
 	for (n = 0; n < FLAT_LINKS && r[n]; n++) {
-		ch[n] = r[n];
+		ch[n] = b + r[n];
 		h->sw[n] = x;
-		x = fl->peer[r[n]];
+		x = fl->peer[ch[n]];
+		b = fl->peer_base[ch[n]];
 	}
 	if (!n)
 		return 0;
 	h->nsw = n;
 	h->node = x;
-	h->port = fl->peer_port[r[n - 1]];
+	h->port = fl->peer_port[ch[n - 1]];
 	h->fail = NULL;
 	return 1;
 }
@@ -342,6 +348,7 @@ static void flat_free(struct flat *fl)
 	free(fl->byl);
 	free(fl->peer);
 	free(fl->peer_port);
+	free(fl->peer_base);
 	free(fl->ca);
 	free(fl->src_chan);
 	free(fl->src_sw);
@@ -392,8 +399,9 @@ static void *lay_rows(void *arg)
 {
 	const struct lay *l = arg;
 	struct fors_hop h;
+	const uint32_t *pbase = l->in->g->pbase;
 	uint32_t r, lid, n, ch[FLAT_LINKS];
-	uint16_t *rec;
+	uint8_t *rec;
 
 	for (r = l->r0; r < l->r1; r++)
 		for (lid = 0; lid < l->fl->nlid; lid++) {
@@ -403,7 +411,7 @@ static void *lay_rows(void *arg)
 			if (!flat_route(l->fl, l->in, l->sw[r], lid, ch, &h))
 				continue;
 			for (n = 0; n < h.nsw; n++)
-				rec[n] = (uint16_t)ch[n];
+				rec[n] = (uint8_t)(ch[n] - pbase[h.sw[n]]);
 		}
 	return NULL;
 }
@@ -412,9 +420,10 @@ static void *lay_rows(void *arg)
  * Every LID's flat route from each switch a host sends into, once, where
  * the schedule has more transfers than that makes routes: a large one
  * sends to each LID many times from one switch (32 hosts of an NDR leaf),
- * and following the tables is a chain of dependent lookups. On two
- * threads. Otherwise, or where channels do not fit 16 bits, routes are
- * followed per transfer. 0, or FORS_ENOMEM.
+ * and following the tables is a chain of dependent lookups. A route is
+ * its ports, a byte each (the fewest bytes: they are OpenSM's peak memory
+ * at NDR scale). On two threads. Otherwise routes are followed per
+ * transfer. 0, or FORS_ENOMEM.
  */
 static int flat_routes(struct flat *fl, const struct fors_follow_in *in)
 {
@@ -424,8 +433,6 @@ static int flat_routes(struct flat *fl, const struct fors_follow_in *in)
 
 	for (x = 0; x < in->w->t->nnodes; x++)
 		fl->src_row[x] = FORS_NO_PEER;
-	if (in->g->nchan > UINT16_MAX)
-		return flat_tables(fl, in->d);
 	sw = malloc(sizeof(uint32_t) * (hosts + 1));
 	if (!sw)
 		return FORS_ENOMEM;
@@ -440,8 +447,7 @@ static int flat_routes(struct flat *fl, const struct fors_follow_in *in)
 		free(sw);
 		return flat_tables(fl, in->d);
 	}
-	fl->route = malloc(sizeof(uint16_t) * FLAT_LINKS *
-			   ((size_t)fl->nsrc * fl->nlid + 1));
+	fl->route = malloc(FLAT_LINKS * ((size_t)fl->nsrc * fl->nlid + 1));
 	if (!fl->route) {
 		free(sw);
 		return FORS_ENOMEM;
@@ -469,10 +475,11 @@ static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 	fl->ca = calloc(t->nnodes + 1, 1);
 	fl->peer = malloc(sizeof(uint32_t) * (in->g->nchan + 1));
 	fl->peer_port = calloc(in->g->nchan + 1, sizeof(uint32_t));
+	fl->peer_base = calloc(in->g->nchan + 1, sizeof(uint32_t));
 	fl->src_chan = malloc(sizeof(uint32_t) * (hosts + 1));
 	fl->src_sw = malloc(sizeof(uint32_t) * (hosts + 1));
 	fl->src_row = malloc(sizeof(uint32_t) * (t->nnodes + 1));
-	if (!fl->ca || !fl->peer || !fl->peer_port ||
+	if (!fl->ca || !fl->peer || !fl->peer_port || !fl->peer_base ||
 	    !fl->src_chan || !fl->src_sw || !fl->src_row)
 		return FORS_ENOMEM;
 	for (i = 0; i < t->nnodes; i++) {
@@ -482,8 +489,11 @@ static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 		fl->ca[i] = n->type == FORS_CA;
 		fl->peer[c] = FORS_NO_PEER;
 		for (k = 1; k <= n->nports; k++) {
-			fl->peer[c + k] = n->ports[k].peer;
+			uint32_t y = n->ports[k].peer;
+
+			fl->peer[c + k] = y;
 			fl->peer_port[c + k] = n->ports[k].peer_port;
+			fl->peer_base[c + k] = y < t->nnodes ? in->g->pbase[y] : 0;
 		}
 	}
 	flat_hosts(fl, in);
