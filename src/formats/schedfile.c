@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "sys/atomic.h"
-#include "sys/threads.h"
 #include "formats/schedfile.h"
 #include "formats/io.h"
 
@@ -151,9 +150,6 @@ static uint64_t fnv_str(uint64_t h, const char *s)
 	return fnv(h, s ? s : "", (s ? strlen(s) : 0) + 1);
 }
 
-/* Schedules with this many transfers are digested on two threads. */
-#define DIGEST_SPLIT (1u << 18)
-
 /* A transfer and its place, mixed (MurmurHash3's finaliser). */
 static uint64_t mix(uint64_t v)
 {
@@ -162,47 +158,27 @@ static uint64_t mix(uint64_t v)
 	return v ^ (v >> 33);
 }
 
-/* Transfers i0 .. i1 - 1 of s, each mixed with its index, and their sum. */
-struct digest_part {
-	const struct fors_schedule *s;
-	size_t i0, i1;
-	uint64_t h;
-};
-
-static void *digest_part(void *arg)
-{
-	struct digest_part *d = arg;
-	size_t i;
-
-	d->h = 0;
-	for (i = d->i0; i < d->i1; i++) {
-		const struct fors_xfer *x = &d->s->xfers[i];
-		uint64_t v = (uint64_t)x->src | (uint64_t)x->dst << 16 |
-			     (uint64_t)(uint16_t)fors_xfer_plane(x) << 32 |
-			     (uint64_t)x->dlid << 48;
-
-		d->h += mix(v ^ (i * 0x9e3779b97f4a7c15ull));
-	}
-	return NULL;
-}
-
 /*
  * The transfers, each mixed with its index and summed: no step waits for
- * the one before, and the sum is the same in any order, so a large
- * schedule's halves are summed on two threads (four million transfers:
- * about 3 ms each).
+ * the one before, so four million take a few milliseconds. A transfer is
+ * read as its hosts' and plane's four bytes and its DLID, every bit a
+ * field's (schedule.h): the digest is
+ * only ever compared with one this build computed, from the file at start
+ * or from the last schedule written.
  */
 static uint64_t xfers_digest(const struct fors_schedule *s)
 {
-	size_t mid = s->nxfers >= DIGEST_SPLIT ? s->nxfers / 2 : s->nxfers;
-	struct digest_part d[2] = { { s, 0, mid, 0 }, { s, mid, s->nxfers, 0 } };
-	struct fors_thread *th = NULL;
+	uint64_t h = 0;
+	size_t i;
 
-	if (mid == s->nxfers || fors_thread_start(digest_part, &d[1], &th))
-		digest_part(&d[1]);
-	digest_part(&d[0]);
-	fors_thread_join(th);
-	return d[0].h + d[1].h;
+	for (i = 0; i < s->nxfers; i++) {
+		uint32_t w;
+
+		memcpy(&w, &s->xfers[i], sizeof(w));
+		h += mix((w | (uint64_t)s->xfers[i].dlid << 32) ^
+			 (i * 0x9e3779b97f4a7c15ull));
+	}
+	return h;
 }
 
 uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip)
