@@ -162,9 +162,8 @@ static uint64_t mix(uint64_t v)
  * The transfers, each mixed with its index and summed: no step waits for
  * the one before, so four million take a few milliseconds. A transfer is
  * read as its hosts' and plane's four bytes and its DLID, every bit a
- * field's (schedule.h): the digest is
- * only ever compared with one this build computed, from the file at start
- * or from the last schedule written.
+ * field's (schedule.h): a digest is only ever compared with one this
+ * build computed, of the file at start or of the last schedule written.
  */
 static uint64_t xfers_digest(const struct fors_schedule *s)
 {

@@ -675,13 +675,13 @@ static int phase(struct assigner *a, uint32_t p)
 	memcpy(a->ph, &a->inx[s->start[p]], sizeof(*a->ph) * len);
 	for (i = 0; i < len; i++) {
 		struct fors_xfer *x = &a->ph[i];
+		int inter = leaf_of(a, x->src) != leaf_of(a, x->dst);
 		int32_t pl = -1;
 
 		a->sub[i] = 0;
-		if (leaf_of(a, x->src) != leaf_of(a, x->dst) &&
-		    a->info->method == FORS_METHOD_ALG2)
+		if (inter && a->info->method == FORS_METHOD_ALG2)
 			pl = alg2_plane(a, x);
-		else if (leaf_of(a, x->src) != leaf_of(a, x->dst))
+		else if (inter)
 			a->pend[n++] = i;
 		fors_xfer_set_plane(x, pl);
 	}
