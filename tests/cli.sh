@@ -49,6 +49,7 @@ expect 2 "unknown option '--bogus'" $S 4 --leaves 4 --reduction 1 --bogus
 expect 2 "--output needs a value" $S 4 --leaves 4 --reduction 1 --output
 expect 2 "unexpected argument 'extra'" $S 4 --leaves 4 --reduction 1 extra
 expect 2 "--impacted cannot exceed the planes" $S 4 --leaves 4 --reduction 1 --impacted 5
+expect 2 "--planes: '1024' is out of range 1..1023" $S 4 --leaves 4 --reduction 1 --planes 1024
 expect 2 "--schedule is required" check
 expect 1 "cannot write" $S 4 --leaves 4 --reduction 1 --output "$tmp/no/such/dir"
 expect 1 "cannot open" check --schedule "$tmp/missing"

@@ -21,7 +21,8 @@ static const char usage_schedule[] =
 	"  -n, --hosts-per-leaf M0  host slots per leaf switch (>= 1)\n"
 	"  -l, --leaves M1          leaf switches (>= 2); M0 x M1 <= 2048\n"
 	"  -f, --reduction F        bandwidth reduction, 0 <= F < M0\n"
-	"  -q, --planes Q           planes written in the fabric line (default M0)\n"
+	"  -q, --planes Q           planes written in the fabric line (default M0,\n"
+	"                           at most 1023)\n"
 	"  -m, --impacted M         impacted planes written (default F)\n"
 	"  -o, --output FILE        write FILE atomically instead of stdout\n"
 	"  -h, --help               show this help\n";
@@ -67,7 +68,7 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 			break;
 		case 'q':
 			r = parse_u32("schedule", "--planes", optarg, 1,
-				      FORS_MAX_HOSTS, &a->q);
+				      FORS_MAX_PLANES, &a->q);
 			a->have_q = 1;
 			break;
 		case 'm':
