@@ -529,6 +529,36 @@ START_TEST(healthy_one_offset)
 END_TEST
 
 /*
+ * Every plane the offset map gives a (leaf, host) pair is one a transfer
+ * from that leaf to that host takes (its DLID's offset): the assignment
+ * keeps no offset a phase it gave up on took (routing/assign.c, slotted).
+ */
+static void offsets_used(const struct fors_route *r)
+{
+	const struct fors_fabric *fb = r->fb;
+	size_t n = (size_t)fb->m1 * fb->nhosts * r->om->k, i;
+	uint8_t *used = calloc(n + 1, 1);
+
+	ck_assert_ptr_nonnull(used);
+	for (i = 0; i < r->s->nxfers; i++) {
+		const struct fors_xfer *x = &r->s->xfers[i];
+		uint32_t h = (uint32_t)fb->host_at[x->dst];
+		uint32_t j = x->dlid - r->lfts->host_lid[h];
+
+		ck_assert_uint_lt(j, r->om->k);
+		used[((size_t)x->src / fb->m0 * fb->nhosts + h) * r->om->k +
+		     j] = 1;
+	}
+	for (i = 0; i < n; i++)
+		ck_assert_msg(r->om->plane[i] < 0 || used[i],
+			      "leaf %zu, host %zu: offset %zu (plane %d) unused",
+			      i / r->om->k / fb->nhosts,
+			      i / r->om->k % fb->nhosts, i % r->om->k,
+			      r->om->plane[i]);
+	free(used);
+}
+
+/*
  * Seeded fabrics with failures at every LMC below the planes': verified
  * as fors check verifies, phases split where the offsets run out.
  */
@@ -537,7 +567,7 @@ START_TEST(random_narrow)
 	int trial, cyclic = 0;
 
 	test_rng = 0x2a77000u + (uint64_t)_i;
-	for (trial = 0; trial < 12; trial++) {
+	for (trial = 0; trial < 24; trial++) {
 		uint32_t m0 = 2 + rnd() % 7, m1 = 2 + rnd() % 5;
 		uint32_t ns = m0 + rnd() % 3, lmc = rnd() % lmc_for(ns);
 		uint8_t *failed = calloc(m1 * ns, 1);
@@ -560,6 +590,7 @@ START_TEST(random_narrow)
 			r = route_ok(live, ref, lmc, what);
 			ck_assert_ptr_nonnull(r->om);
 			ck_assert_uint_ge(r->s->nphases, r->bound.t);
+			offsets_used(r);
 			detours_ok(r);
 			if (r->fb->f > m0 / m1 && !fors_schedule_is_cyclic(r->s))
 				ck_assert_uint_eq(r->s->nphases,

@@ -345,15 +345,14 @@ static int claim(struct assigner *a, uint32_t ls, uint32_t cu, uint32_t ld,
 }
 
 /*
- * With one cable per leaf and spine, whether the tight attempt lets the
- * pair (ls, sid) take plane p: it reaches p already (*j = -1), or it has
+ * With one cable per leaf and spine, whether the tight attempt lets a pair
+ * with offsets o take plane p: it reaches p already (*j = -1), or it has
  * no plane yet (*j = 0, the offset p goes to). Offsets fill from the
  * first, any free one fitting (one_rank), so one pass decides.
  */
-static int slot_fits(const struct assigner *a, uint32_t ls, uint32_t sid,
-		     uint32_t p, int *j)
+static int slot_fits(const struct assigner *a, const int16_t *o, uint32_t p,
+		     int *j)
 {
-	const int16_t *o = offsets_of(a, ls, sid);
 	uint32_t k;
 
 	*j = o[0] < 0 ? 0 : -1;
@@ -376,7 +375,8 @@ static int32_t tight_guess(const struct assigner *a, uint32_t i, int *j)
 	int32_t h;
 
 	if (fb->q == fb->nspines && fors_plane_live(fb, ls, p) &&
-	    fors_plane_live(fb, ld, p) && slot_fits(a, ls, x->dst, p, j))
+	    fors_plane_live(fb, ld, p) &&
+	    slot_fits(a, offsets_of(a, ls, x->dst), p, j))
 		return (int32_t)p;
 	*j = -2;
 	h = hint(a, x, ls, ld);
@@ -664,6 +664,50 @@ static int given(struct assigner *a, const struct fors_xfer *in, uint32_t n)
 	return 1;
 }
 
+/*
+ * The tight attempt's first guesses (tight_guess) for a whole phase in one
+ * pass, into a->ph: each inter-leaf transfer on its destination's slot
+ * plane, live at both leaves, reached by its pair or its pair's first
+ * offset, no cable twice. It places every phase of a whole fabric
+ * (doc/narrow-lmc.md) as hinted() would; 0 when a transfer fails, its
+ * pairs' offsets as they were.
+ */
+static int slotted(struct assigner *a, const struct fors_xfer *in,
+		   uint32_t len)
+{
+	const struct fors_fabric *fb = a->fb;
+	uint32_t i, ls, ld, p;
+	int16_t *o;
+	int j;
+
+	a->stamp++;
+	for (i = 0; i < len; i++) {
+		struct fors_xfer x = in[i];
+
+		ls = leaf_of(a, x.src);
+		ld = leaf_of(a, x.dst);
+		p = a->slot[x.dst];
+		o = offsets_of(a, ls, x.dst);
+		j = -1;
+		if (ls != ld && !(fors_plane_live(fb, ls, p) &&
+				  fors_plane_live(fb, ld, p) &&
+				  slot_fits(a, o, p, &j) &&
+				  claim(a, ls, p, ld, p)))
+			break;
+		a->fresh[i] = !j;
+		if (!j)
+			o[0] = (int16_t)p;
+		fors_xfer_set_plane(&x, ls == ld ? -1 : (int32_t)p);
+		a->ph[i] = x;
+	}
+	if (i == len)
+		return 1;
+	while (i--)
+		if (a->fresh[i])
+			offsets_of(a, leaf_of(a, in[i].src), in[i].dst)[0] = -1;
+	return 0;
+}
+
 /* Phase p of the input, its planes set, appended to the output. */
 static int phase(struct assigner *a, uint32_t p)
 {
@@ -671,6 +715,12 @@ static int phase(struct assigner *a, uint32_t p)
 	uint32_t n = 0, k = 1, i, len = (uint32_t)(s->start[p + 1] - s->start[p]);
 	int r;
 
+	if (a->om && a->fb->q == a->fb->nspines &&
+	    slotted(a, &a->inx[s->start[p]], len)) {
+		if (a->info->subs)
+			a->info->subs[p] = 1;
+		return fors_split_phase(&a->out, a->ph, len, a->sub, 1);
+	}
 	ranks(a, p);
 	memcpy(a->ph, &a->inx[s->start[p]], sizeof(*a->ph) * len);
 	for (i = 0; i < len; i++) {

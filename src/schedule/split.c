@@ -5,6 +5,7 @@
  * ILP cache splits the phases its solver found infeasible.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "schedule/split.h"
 
@@ -52,7 +53,11 @@ int fors_split_phase(struct fors_split *o, const struct fors_xfer *x,
 			o->start = st;
 			o->cap *= 2;
 		}
-		for (i = 0; i < n; i++)
+		if (k == 1) {
+			memcpy(&o->xfers[o->nxfers], x, sizeof(*x) * n);
+			o->nxfers += n;
+		}
+		for (i = 0; k > 1 && i < n; i++)
 			if (sub[i] == j)
 				o->xfers[o->nxfers++] = x[i];
 		o->start[++o->nphases] = o->nxfers;

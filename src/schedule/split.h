@@ -30,7 +30,8 @@ int fors_split_init_over(struct fors_split *o, struct fors_schedule *s);
 
 /*
  * Append a phase of n transfers x as k sub-phases: x[i] goes to sub-phase
- * sub[i] < k, in the order of x. 0, or FORS_ENOMEM.
+ * sub[i] < k, in the order of x (sub is not read when k is 1). 0, or
+ * FORS_ENOMEM.
  */
 int fors_split_phase(struct fors_split *o, const struct fors_xfer *x,
 		     size_t n, const uint32_t *sub, uint32_t k);
