@@ -892,18 +892,6 @@ void fors_offmap_free(struct fors_offmap *om)
 	free(om);
 }
 
-int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
-		       int32_t p)
-{
-	const int16_t *o = &om->plane[((size_t)l * om->nhosts + h) * om->k];
-	uint32_t j;
-
-	for (j = 0; j < om->k; j++)
-		if (o[j] == p)
-			return (int)j;
-	return -1;
-}
-
 int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
 		       uint32_t k, struct fors_schedule **out,
 		       struct fors_offmap **om, struct fors_assign_info *info,

@@ -40,8 +40,17 @@ struct fors_offmap {
 void fors_offmap_free(struct fors_offmap *om);
 
 /* The offset of plane p from leaf l to host h, or -1. */
-int fors_offmap_offset(const struct fors_offmap *om, uint32_t l, uint32_t h,
-		       int32_t p);
+static inline int fors_offmap_offset(const struct fors_offmap *om, uint32_t l,
+				     uint32_t h, int32_t p)
+{
+	const int16_t *o = &om->plane[((size_t)l * om->nhosts + h) * om->k];
+	uint32_t j;
+
+	for (j = 0; j < om->k; j++)
+		if (o[j] == p)
+			return (int)j;
+	return -1;
+}
 
 /*
  * The schedule s with every inter-leaf transfer on a plane alive at both

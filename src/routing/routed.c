@@ -39,28 +39,40 @@ static int host_lines(const struct fors_lfts *t,
 	return 0;
 }
 
+/*
+ * Each transfer's DLID: its destination's base LID plus the offset of its
+ * plane from the source leaf (a host slot's leaf looked up, not divided:
+ * four million transfers at NDR scale).
+ */
 static int dlids(const struct fors_lfts *t, const struct fors_fabric *fb,
 		 const struct fors_offmap *om, struct fors_schedule *s,
 		 struct fors_error *err)
 {
+	uint32_t slots = fb->m0 * fb->m1, *leaf = malloc(sizeof(*leaf) * slots);
+	int j = 0;
 	size_t i;
 
-	for (i = 0; i < s->nxfers; i++) {
+	for (i = 0; leaf && i < slots; i++)
+		leaf[i] = (uint32_t)i / fb->m0;
+	for (i = 0; leaf && j >= 0 && i < s->nxfers; i++) {
 		struct fors_xfer *x = &s->xfers[i];
 		uint32_t d = (uint32_t)fb->host_at[x->dst];
 		int32_t p = fors_xfer_plane(x);
-		int j = p < 0 ? 0 : om ?
-			fors_offmap_offset(om, x->src / fb->m0, d, p) :
-			(int)(((uint32_t)p + fb->q - t->designated[d]) % fb->q);
 
-		if (j < 0) {
+		j = p < 0 ? 0 : om ? fors_offmap_offset(om, leaf[x->src], d, p) :
+			(int)(((uint32_t)p + fb->q - t->designated[d]) % fb->q);
+		if (j < 0)
 			fors_error_set(err, "no LID offset reaches host %u through plane %d",
 				       x->dst, p);
-			return FORS_EINVAL;
-		}
-		x->dlid = (uint16_t)(t->host_lid[d] + (uint32_t)j);
+		else
+			x->dlid = (uint16_t)(t->host_lid[d] + (uint32_t)j);
 	}
-	return 0;
+	if (!leaf) {
+		fors_error_set(err, "out of memory while giving DLIDs");
+		return FORS_ENOMEM;
+	}
+	free(leaf);
+	return j < 0 ? FORS_EINVAL : 0;
 }
 
 /* `method`, and `split` when phases had to be added. */
