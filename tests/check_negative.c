@@ -427,6 +427,10 @@ START_TEST(credit_loop)
 		      strstr(f.rep.cycle, "\"S00\"") &&
 		      strstr(f.rep.cycle, "\"L01\"") &&
 		      strstr(f.rep.cycle, "\"S01\""), "%s", f.rep.cycle);
+	ck_assert_int_eq(fors_check_routes(f.live, f.d, f.r->s, &f.rep,
+					   &f.err), FORS_EVERIFY);
+	ck_assert_uint_eq(f.rep.loop, 1);
+	ck_assert_msg(strstr(f.rep.cycle, "\"S01\""), "%s", f.rep.cycle);
 	fix_close(&f);
 }
 END_TEST
