@@ -454,8 +454,7 @@ void fors_rules_free(struct fors_rules *r)
  * every transfer followed (verify/follow.c) meanwhile; their messages in
  * that order.
  */
-static int follow(const struct checker *c, struct fors_rules *early,
-		  struct fors_check_report *rep)
+static int follow(struct checker *c, struct fors_rules *early)
 {
 	const struct fors_follow_in in = { c->s, &c->w, &c->g, c->d, c->hnode,
 					   c->hport, c->leaf };
@@ -470,27 +469,11 @@ static int follow(const struct checker *c, struct fors_rules *early,
 	fors_thread_join(j->th);
 	j->th = NULL;
 	if (j->r) {
-		rep->schedule = 1;
-		fors_report_keep(rep, "%s", j->err.msg);
+		c->rep->schedule = 1;
+		keep(c, "%s", j->err.msg);
 	}
-	fors_follow_add(rep, &fr);
+	fors_follow_add(c->rep, &fr);
 	return r;
-}
-
-/* The transfers followed, on a report of their own. */
-struct follow_job {
-	const struct checker *c;
-	struct fors_rules *early;
-	struct fors_check_report rep;
-	int r;
-};
-
-static void *follow_job(void *arg)
-{
-	struct follow_job *j = arg;
-
-	j->r = follow(j->c, j->early, &j->rep);
-	return NULL;
 }
 
 static int usable(struct checker *c)
@@ -672,59 +655,6 @@ static uint32_t ca_top(const struct fors_topology *t, uint32_t lmc,
 	return top;
 }
 
-/* Every LID's owner, the tables' reach and credit loops, and T*. */
-static int table_checks(struct checker *c)
-{
-	const struct fors_schedule *s = c->s;
-	uint32_t top = 0, i;
-	int r;
-
-	for (i = 0; i < s->nhosts; i++)
-		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
-			top = s->hosts[i].lid + (1u << s->lmc) - 1;
-	top = ca_top(c->t, (uint32_t)s->lmc, top);
-	c->rep->phases = s->nphases;
-	r = owners(c, (uint32_t)s->lmc, top);
-	if (!r)
-		r = tables(c);
-	return r ? r : bound(c);
-}
-
-/*
- * The transfers followed (with the schedule's rules) on a thread while the
- * tables are checked here, both reading what setup() built: the report
- * holds the first's findings, then the second's.
- */
-static int checks(struct checker *c, struct fors_rules *early)
-{
-	struct follow_job j = { .c = c, .early = early };
-	struct fors_check_report *rep = c->rep, tr;
-	struct fors_thread *th = NULL;
-	uint32_t i;
-	int r;
-
-	if (fors_thread_start(follow_job, &j, &th))
-		follow_job(&j);
-	r = table_checks(c);
-	fors_thread_join(th);
-	tr = *rep;
-	*rep = j.rep;
-	rep->phases = tr.phases;
-	rep->reach_pairs = tr.reach_pairs;
-	rep->unreachable = tr.unreachable;
-	rep->deps = tr.deps;
-	rep->loop = tr.loop;
-	rep->mf_pairs = tr.mf_pairs;
-	rep->mf_shared = tr.mf_shared;
-	memcpy(rep->cycle, tr.cycle, sizeof(rep->cycle));
-	rep->bound = tr.bound;
-	rep->bound_file = tr.bound_file;
-	rep->bound_wrong = tr.bound_wrong;
-	for (i = 0; i < tr.nkept && rep->nkept < FORS_CHECK_KEEP; i++)
-		memcpy(rep->kept[rep->nkept++], tr.kept[i], sizeof(tr.kept[0]));
-	return j.r ? j.r : r;
-}
-
 int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_lft_dump *d,
 		      const struct fors_schedule *s,
@@ -739,6 +669,8 @@ int fors_check_ruled(const struct fors_topology *t,
 		     struct fors_check_report *rep, struct fors_error *err)
 {
 	struct checker c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
+	uint32_t top = 0;
+	size_t i;
 	int r;
 
 	memset(rep, 0, sizeof(*rep));
@@ -751,7 +683,20 @@ int fors_check_ruled(const struct fors_topology *t,
 	if (!r)
 		r = setup(&c);
 	if (!r)
-		r = checks(&c, early);
+		r = follow(&c, early);
+	for (i = 0; !r && i < s->nhosts; i++)
+		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
+			top = s->hosts[i].lid + (1u << s->lmc) - 1;
+	if (!r)
+		top = ca_top(t, (uint32_t)s->lmc, top);
+	if (!r) {
+		rep->phases = s->nphases;
+		r = owners(&c, (uint32_t)s->lmc, top);
+	}
+	if (!r)
+		r = tables(&c);
+	if (!r)
+		r = bound(&c);
 	return verdict(&c, r);
 }
 
