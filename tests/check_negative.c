@@ -786,36 +786,6 @@ START_TEST(pair_twice)
 }
 END_TEST
 
-/*
- * The rules started early, as the plugin starts them after the routing:
- * their verdict is the check's, and rules started on another schedule
- * are not taken for this one's.
- */
-START_TEST(rules_early)
-{
-	struct fix f, g;
-	struct fors_rules *j, *other;
-
-	fix_open(&f, HEALTHY);
-	fix_open(&g, HEALTHY);
-	f.r->s->xfers[1] = f.r->s->xfers[0];
-	j = fors_rules_start(f.r->s);
-	other = fors_rules_start(g.r->s);
-	ck_assert_ptr_nonnull(j);
-	ck_assert_int_eq(fors_check_ruled(f.live, f.d, f.r->s, j, &f.rep,
-					  &f.err), FORS_EVERIFY);
-	ck_assert_uint_eq(f.rep.schedule, 1);
-	kept_has(&f.rep, "pair scheduled twice");
-	ck_assert_int_eq(fors_check_ruled(f.live, f.d, f.r->s, other, &f.rep,
-					  &f.err), FORS_EVERIFY);
-	ck_assert_uint_eq(f.rep.schedule, 1);
-	fors_rules_free(j);
-	fors_rules_free(other);
-	fix_close(&f);
-	fix_close(&g);
-}
-END_TEST
-
 /* In phase p, does host h send (dst 0) or receive (dst 1)? */
 static int busy(const struct fors_schedule *s, uint32_t p, uint32_t h, int dst)
 {
@@ -1038,7 +1008,6 @@ int main(void)
 	tcase_add_test(tables, plane_shared);
 	tcase_add_test(sched, pair_missing);
 	tcase_add_test(sched, pair_twice);
-	tcase_add_test(sched, rules_early);
 	tcase_add_test(sched, sends_twice);
 	tcase_add_test(sched, receives_twice);
 	tcase_add_test(sched, too_many_leave_the_leaf);

@@ -23,7 +23,6 @@ void fors_sweep_free(struct fors_sweep *sw)
 {
 	if (!sw)
 		return;
-	fors_rules_free(sw->rules);
 	fors_route_free(sw->route);
 	fors_lft_dump_free(sw->held);
 	free(sw->staged.port);
@@ -171,8 +170,6 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 	}
 	say_spine_hosts(st, sw->route);
 	say_participants(st, sw->route);
-	if (st->cfg.verify)
-		sw->rules = fors_rules_start(sw->route->s);
 	*out = sw;
 	return 0;
 }
@@ -330,7 +327,7 @@ static int verify(const struct fors_sweep_state *st,
 	e = read_back(ctx, sw, &d, err);
 	if (e)
 		return e;
-	e = fors_check_ruled(sw->live, d, sw->route->s, sw->rules, &rep, err);
+	e = fors_check_routes(sw->live, d, sw->route->s, &rep, err);
 	u = e == FORS_OK || e == FORS_EVERIFY ? check_union(st, sw, d, err) : 0;
 	fors_lft_dump_free(d);
 	if (e != FORS_OK && e != FORS_EVERIFY)

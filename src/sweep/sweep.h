@@ -11,7 +11,6 @@
 #include "routing/route.h"
 #include "sweep/stage.h"
 #include "sweep/state.h"
-#include "verify/check.h"
 
 /*
  * One heavy sweep, given the state the previous ones left: the hold-down,
@@ -41,9 +40,6 @@ struct fors_sweep {
 	struct fors_lfts staged;	/* the first stage: route's tables with
 					   its own port[], when .port */
 	struct fors_stage_report stage;
-	struct fors_rules *rules;	/* the schedule's own rules, checked
-					   from the routing on while the
-					   subnet manager goes on; or NULL */
 	double ms[FORS_SPANS];	/* the adapter fills the first four */
 };
 

@@ -412,65 +412,41 @@ static int setup(struct checker *c)
 	return r ? r : host_leaves(c);
 }
 
-/* The schedule's own rules, checked while other work goes on. */
-struct fors_rules {
+/* The schedule's own rules, checked while its transfers are followed. */
+struct rules {
 	const struct fors_schedule *s;
-	struct fors_thread *th;	/* NULL once joined */
 	struct fors_error err;
 	int r;
 };
 
 static void *check_rules(void *arg)
 {
-	struct fors_rules *j = arg;
+	struct rules *j = arg;
 
 	j->r = fors_schedule_verify(j->s, &j->err);
 	return NULL;
 }
 
-struct fors_rules *fors_rules_start(const struct fors_schedule *s)
-{
-	struct fors_rules *j = calloc(1, sizeof(*j));
-
-	if (!j)
-		return NULL;
-	j->s = s;
-	if (!fors_thread_start(check_rules, j, &j->th))
-		return j;
-	free(j);
-	return NULL;
-}
-
-void fors_rules_free(struct fors_rules *r)
-{
-	if (!r)
-		return;
-	fors_thread_join(r->th);
-	free(r);
-}
-
 /*
- * The schedule's rules on a thread of their own (or already under way),
- * every transfer followed (verify/follow.c) meanwhile; their messages in
- * that order.
+ * The schedule's rules on a thread of their own, every transfer followed
+ * (verify/follow.c) meanwhile; their messages in that order.
  */
-static int follow(struct checker *c, struct fors_rules *early)
+static int follow(struct checker *c)
 {
 	const struct fors_follow_in in = { c->s, &c->w, &c->g, c->d, c->hnode,
 					   c->hport, c->leaf };
-	struct fors_rules own = { .s = c->s };
-	struct fors_rules *j = early && early->s == c->s ? early : &own;
+	struct rules j = { .s = c->s };
 	struct fors_check_report fr = { 0 };
+	struct fors_thread *th = NULL;
 	int r;
 
-	if (j == &own && fors_thread_start(check_rules, &own, &own.th))
-		check_rules(&own);
+	if (fors_thread_start(check_rules, &j, &th))
+		check_rules(&j);
 	r = fors_follow(&in, &fr);
-	fors_thread_join(j->th);
-	j->th = NULL;
-	if (j->r) {
+	fors_thread_join(th);
+	if (j.r) {
 		c->rep->schedule = 1;
-		keep(c, "%s", j->err.msg);
+		keep(c, "%s", j.err.msg);
 	}
 	fors_follow_add(c->rep, &fr);
 	return r;
@@ -660,14 +636,6 @@ int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_schedule *s,
 		      struct fors_check_report *rep, struct fors_error *err)
 {
-	return fors_check_ruled(t, d, s, NULL, rep, err);
-}
-
-int fors_check_ruled(const struct fors_topology *t,
-		     const struct fors_lft_dump *d,
-		     const struct fors_schedule *s, struct fors_rules *early,
-		     struct fors_check_report *rep, struct fors_error *err)
-{
 	struct checker c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
 	uint32_t top = 0;
 	size_t i;
@@ -683,7 +651,7 @@ int fors_check_ruled(const struct fors_topology *t,
 	if (!r)
 		r = setup(&c);
 	if (!r)
-		r = follow(&c, early);
+		r = follow(&c);
 	for (i = 0; !r && i < s->nhosts; i++)
 		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
 			top = s->hosts[i].lid + (1u << s->lmc) - 1;

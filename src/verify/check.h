@@ -48,29 +48,6 @@ int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_schedule *s,
 		      struct fors_check_report *rep, struct fors_error *err);
 
-/* A schedule's own rules (fors_schedule_verify) checked on a thread. */
-struct fors_rules;
-
-/*
- * Start checking s's own rules on a thread of their own, s left as it is
- * until the rules are freed: NULL when no thread starts (fors_check_ruled
- * then checks them itself).
- */
-struct fors_rules *fors_rules_start(const struct fors_schedule *s);
-
-/* Wait for r's check and free it; NULL is ignored. */
-void fors_rules_free(struct fors_rules *r);
-
-/*
- * fors_check_routes, s's rules taken from r where r was started on s (a
- * subnet manager starts them once the schedule exists, while it computes
- * other things); r stays the caller's.
- */
-int fors_check_ruled(const struct fors_topology *t,
-		     const struct fors_lft_dump *d,
-		     const struct fors_schedule *s, struct fors_rules *r,
-		     struct fors_check_report *rep, struct fors_error *err);
-
 /* What failed, e.g. "2 shared (phase, link) pairs, 1 credit loop". */
 void fors_check_failures(const struct fors_check_report *r, char *b,
 			 size_t len);
