@@ -18,7 +18,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 list=${MUTANT_LIST:-$top/tests/mutants.txt}
 work=${MUTANT_DIR:-mutants-build}
-budget=${MUTANT_BUDGET:-900}
+budget=${MUTANT_BUDGET:-1200}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 die() {
