@@ -48,13 +48,18 @@ static int dlids(const struct fors_lfts *t, const struct fors_fabric *fb,
 		 const struct fors_offmap *om, struct fors_schedule *s,
 		 struct fors_error *err)
 {
-	uint32_t slots = fb->m0 * fb->m1, *leaf = malloc(sizeof(*leaf) * slots);
+	uint32_t slots = fb->m0 * fb->m1, *leaf;
 	int j = 0;
 	size_t i;
 
-	for (i = 0; leaf && i < slots; i++)
+	leaf = malloc(sizeof(*leaf) * (slots + 1));
+	if (!leaf) {
+		fors_error_set(err, "out of memory while giving DLIDs");
+		return FORS_ENOMEM;
+	}
+	for (i = 0; i < slots; i++)
 		leaf[i] = (uint32_t)i / fb->m0;
-	for (i = 0; leaf && j >= 0 && i < s->nxfers; i++) {
+	for (i = 0; j >= 0 && i < s->nxfers; i++) {
 		struct fors_xfer *x = &s->xfers[i];
 		uint32_t d = (uint32_t)fb->host_at[x->dst];
 		int32_t p = fors_xfer_plane(x);
@@ -66,10 +71,6 @@ static int dlids(const struct fors_lfts *t, const struct fors_fabric *fb,
 				       x->dst, p);
 		else
 			x->dlid = (uint16_t)(t->host_lid[d] + (uint32_t)j);
-	}
-	if (!leaf) {
-		fors_error_set(err, "out of memory while giving DLIDs");
-		return FORS_ENOMEM;
 	}
 	free(leaf);
 	return j < 0 ? FORS_EINVAL : 0;
