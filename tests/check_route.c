@@ -16,6 +16,7 @@
 #include "suite.h"
 #include "schedule/cyclic.h"
 #include "schedule/inter.h"
+#include "routing/residue.h"
 
 /* The paper numbers leaves SW0..17 and spines SW18..37 (Fig. 2). */
 struct scenario {
@@ -557,6 +558,150 @@ static void offsets_used(const struct fors_route *r)
 			      r->om->plane[i]);
 	free(used);
 }
+
+/* nt(x) of Algorithm 1 (FORS paper, Appendix A): the tests' own oracle. */
+static uint64_t oracle_nt(uint32_t m0, uint32_t f, uint64_t x)
+{
+	return x ? (x - 1) * (m0 - f) / m0 + 1 : 0;
+}
+
+/*
+ * The most residues n mod (m0 - f) of Algorithm 1's transfers from one
+ * leaf to one host, counted over the schedule itself.
+ */
+static uint32_t oracle_residues(uint32_t m0, uint32_t m1, uint32_t f)
+{
+	struct fors_sched_params sp = { m0, m1, f, NULL };
+	uint32_t r = m0 - f, most = 0, p, c;
+	size_t npair = (size_t)m1 * m0 * m1, i;
+	uint64_t *seen = calloc(npair + 1, sizeof(uint64_t));
+	struct fors_schedule *s;
+	struct fors_error err;
+
+	ck_assert(seen && r <= 64);
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), 0);
+	for (p = 0; p < s->nphases; p++)
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			const struct fors_xfer *x = &s->xfers[i];
+
+			if (x->src / m0 == x->dst / m0)
+				continue;
+			seen[x->src / m0 * m0 * m1 + x->dst] |= 1ull <<
+				(oracle_nt(m0, f, p + x->src % m0) % r);
+		}
+	for (i = 0; i < npair; i++) {
+		c = (uint32_t)__builtin_popcountll(seen[i]);
+		most = c > most ? c : most;
+	}
+	fors_schedule_free(s);
+	free(seen);
+	return most;
+}
+
+/*
+ * The residue rule's planes: slot a's send in phase p, of index n =
+ * nt(p + a), goes on the (n mod (m0 - f))-th plane alive at every leaf.
+ */
+static void residue_planes(const struct fors_route *r)
+{
+	const struct fors_fabric *fb = r->fb;
+	uint32_t clean[64], nc = 0, rr = fb->m0 - fb->f, p, l;
+	size_t i;
+
+	for (p = 0; p < fb->q && nc < 64; p++) {
+		for (l = 0; l < fb->m1 && fors_plane_live(fb, l, p); l++)
+			;
+		if (l == fb->m1)
+			clean[nc++] = p;
+	}
+	ck_assert_uint_ge(nc, rr);
+	for (p = 0; p < r->s->nphases; p++)
+		for (i = r->s->start[p]; i < r->s->start[p + 1]; i++) {
+			const struct fors_xfer *x = &r->s->xfers[i];
+			uint64_t n = oracle_nt(fb->m0, fb->f,
+					       p + x->src % fb->m0);
+
+			if (x->src / fb->m0 != x->dst / fb->m0)
+				ck_assert_int_eq(fors_xfer_plane(x),
+						 clean[n % rr]);
+		}
+}
+
+/*
+ * Failures on at most two planes, all of them at one leaf (so m0 - f
+ * planes stay alive at every leaf), at an LMC below the planes': where
+ * the offsets suffice for the residue rule (counted again over the
+ * schedule) it places every phase whole on its planes, verified as fors
+ * check verifies.
+ */
+START_TEST(residue_rule)
+{
+	int trial, placed = 0;
+
+	test_rng = 0x7e51d0u + (uint64_t)_i;
+	for (trial = 0; trial < 12; trial++) {
+		uint32_t m0 = 3 + rnd() % 6, m1 = 3 + rnd() % 5;
+		uint32_t ns = m0 + rnd() % 3, lmc = rnd() % lmc_for(ns);
+		uint32_t b[2], nbad = 1 + rnd() % 2, l0 = rnd() % m1, i, l;
+		uint8_t *failed = calloc(m1 * ns, 1);
+		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL, 0, 0 };
+		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL, 0, 0 };
+		struct fors_route_opts o = { .lmc = lmc, .algorithm1 = 1 };
+		struct fors_topology *live, *ref;
+		struct fors_route *r;
+		struct inter in;
+		char what[96];
+		int fits;
+
+		ck_assert_ptr_nonnull(failed);
+		b[0] = rnd() % ns;
+		b[1] = (b[0] + 1 + rnd() % (ns - 1)) % ns;
+		for (i = 0; i < nbad; i++)
+			for (l = 0; l < m1; l++)
+				failed[l * ns + b[i]] = l == l0 || rnd() % 3 == 0;
+		live = gen_topology(&g);
+		ref = gen_topology(&h);
+		snprintf(what, sizeof(what), "trial %d: FT(2;%u,%u), %u spines, LMC %u",
+			 trial, m0, m1, ns, lmc);
+		r = route_ok_with(live, ref, &o, what);
+		inter_init(&in, m0, m1, r->fb->f);
+		fits = fors_residue_fits(&in, m0 - r->fb->f, 1u << lmc);
+		ck_assert_int_eq(fits, oracle_residues(m0, m1, r->fb->f) <=
+				       1u << lmc);
+		if (fits) {
+			ck_assert_msg(r->assign.split == 0, "%s: %u split",
+				      what, r->assign.split);
+			residue_planes(r);
+			placed++;
+		}
+		offsets_used(r);
+		fors_route_free(r);
+		fors_topology_free(live);
+		fors_topology_free(ref);
+		free(failed);
+	}
+	fprintf(stderr, "residue_rule %d: %d of 12 placed by the rule\n", _i,
+		placed);
+	ck_assert_int_gt(placed, 0);
+}
+END_TEST
+
+/*
+ * At NDR scale, FT(2;32,64): a class's indices differ by 2,016, which is
+ * 1 mod 31 and 0 mod 28, so one failed cable (f 1) needs two offsets and
+ * four dead spines (f 4) one.
+ */
+START_TEST(residue_offsets_ndr)
+{
+	struct inter in;
+
+	inter_init(&in, 32, 64, 1);
+	ck_assert_int_eq(fors_residue_fits(&in, 31, 1), 0);
+	ck_assert_int_eq(fors_residue_fits(&in, 31, 2), 1);
+	inter_init(&in, 32, 64, 4);
+	ck_assert_int_eq(fors_residue_fits(&in, 28, 1), 1);
+}
+END_TEST
 
 /*
  * Seeded fabrics with failures at every LMC below the planes': verified
@@ -1200,6 +1345,8 @@ int main(void)
 			    2 * sizeof(paper) / sizeof(paper[0]));
 	tcase_add_loop_test(tc, healthy_one_offset, 0, 3);
 	tcase_add_loop_test(tc, random_narrow, 0, 6);
+	tcase_add_loop_test(tc, residue_rule, 0, 4);
+	tcase_add_test(tc, residue_offsets_ndr);
 	tcase_add_test(tc, fig5);
 	tcase_add_loop_test(tc, random_fabrics, 0, 8);
 	tcase_add_loop_test(tc, random_apart, 0, 6);

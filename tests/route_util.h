@@ -61,21 +61,21 @@ static inline uint32_t lmc_for(uint32_t q)
 }
 
 /*
- * Route, verify through a dump (congestion-free phases, every LID reachable,
- * no credit loop); returns the route for further checks.
+ * Route with options o, verify through a dump (congestion-free phases,
+ * every LID reachable, no credit loop); returns the route for more checks.
  */
-static inline struct fors_route *route_ok(const struct fors_topology *live,
-					  const struct fors_topology *ref,
-					  uint32_t lmc, const char *what)
+static inline struct fors_route *route_ok_with(const struct fors_topology *live,
+					       const struct fors_topology *ref,
+					       const struct fors_route_opts *o,
+					       const char *what)
 {
-	struct fors_route_opts o = { .lmc = lmc, .renumber_lids = 0 };
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
 	struct fors_route *r;
 	struct fors_error err;
 	int e;
 
-	e = fors_route_compute(live, ref, &o, &r, &err);
+	e = fors_route_compute(live, ref, o, &r, &err);
 	ck_assert_msg(e == FORS_OK, "%s: %s", what, err.msg);
 	d = dump_of(r);
 	e = fors_check_routes(live, d, r->s, &rep, &err);
@@ -94,6 +94,16 @@ static inline struct fors_route *route_ok(const struct fors_topology *live,
 		      what, r->assign.unproven);
 	fors_lft_dump_free(d);
 	return r;
+}
+
+/* route_ok_with at LMC lmc, the schedule fors would choose. */
+static inline struct fors_route *route_ok(const struct fors_topology *live,
+					  const struct fors_topology *ref,
+					  uint32_t lmc, const char *what)
+{
+	struct fors_route_opts o = { .lmc = lmc, .renumber_lids = 0 };
+
+	return route_ok_with(live, ref, &o, what);
 }
 
 static inline struct fors_lft_switch *dump_switch(struct fors_lft_dump *d,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "routing/assign.h"
+#include "routing/residue.h"
 #include "schedule/cyclic.h"
 #include "schedule/inter.h"
 #include "lec/lec.h"
@@ -67,6 +68,9 @@ struct assigner {
 	struct fors_assign_info *info;
 	struct fors_offmap *om;	/* NULL: every plane has its offset */
 	int stuck;		/* a transfer no plane of its offsets can take */
+	int resid;		/* the residue rule places the phases */
+	int32_t *via;		/* [m0]: with it, the plane of slot a's send
+				   in the phase, -1 none */
 	int cyclic;		/* the cyclic pattern: no Algorithm 1 ranks */
 };
 
@@ -345,21 +349,23 @@ static int claim(struct assigner *a, uint32_t ls, uint32_t cu, uint32_t ld,
 }
 
 /*
- * With one cable per leaf and spine, whether the tight attempt lets a pair
- * with offsets o take plane p: it reaches p already (*j = -1), or it has
- * no plane yet (*j = 0, the offset p goes to). Offsets fill from the
- * first, any free one fitting (one_rank), so one pass decides.
+ * With one cable per leaf and spine, whether a pair with offsets o may
+ * take plane p: it reaches p already (*j = -1), or the offset *j is free
+ * for it, the first free one, which the tight attempt allows only to a
+ * pair with no plane yet. Offsets fill from the first, any free one
+ * fitting (one_rank), so one pass decides.
  */
 static int slot_fits(const struct assigner *a, const int16_t *o, uint32_t p,
-		     int *j)
+		     int open, int *j)
 {
 	uint32_t k;
 
-	*j = o[0] < 0 ? 0 : -1;
+	*j = -1;
 	for (k = 0; k < a->om->k && o[k] >= 0; k++)
 		if ((uint32_t)o[k] == p)
 			return 1;
-	return o[0] < 0;
+	*j = (int)k;
+	return k < a->om->k && (open || !k);
 }
 
 /*
@@ -376,7 +382,7 @@ static int32_t tight_guess(const struct assigner *a, uint32_t i, int *j)
 
 	if (fb->q == fb->nspines && fors_plane_live(fb, ls, p) &&
 	    fors_plane_live(fb, ld, p) &&
-	    slot_fits(a, offsets_of(a, ls, x->dst), p, j))
+	    slot_fits(a, offsets_of(a, ls, x->dst), p, 0, j))
 		return (int32_t)p;
 	*j = -2;
 	h = hint(a, x, ls, ld);
@@ -665,18 +671,35 @@ static int given(struct assigner *a, const struct fors_xfer *in, uint32_t n)
 }
 
 /*
- * The tight attempt's first guesses (tight_guess) for a whole phase in one
- * pass, into a->ph: each inter-leaf transfer on its destination's slot
- * plane, live at both leaves, reached by its pair or its pair's first
- * offset, no cable twice. It places every phase of a whole fabric
- * (doc/narrow-lmc.md) as hinted() would; 0 when a transfer fails, its
- * pairs' offsets as they were.
+ * The residue rule's planes for phase p (routing/residue.c): slot s's
+ * send of index n on the (n mod (m0 - f))-th plane alive at every leaf.
+ */
+static void vias(struct assigner *a, uint32_t p)
+{
+	uint32_t s, r = a->fb->m0 - a->fb->f;
+
+	for (s = 0; s < a->fb->m0; s++) {
+		int64_t n = p < a->in.pf ? inter_index(&a->in, s, p) : -1;
+
+		a->via[s] = n < 0 ? -1 : (int32_t)a->order[n % r];
+	}
+}
+
+/*
+ * A whole phase in one pass, into a->ph: each inter-leaf transfer on its
+ * destination's slot plane (the tight attempt's first guess, tight_guess),
+ * or under the residue rule on its send's plane (any free offset then),
+ * live at both leaves, reached by its pair or a free offset, no cable
+ * twice. The slot plane places every phase of a whole fabric and the
+ * residue rule every phase it is chosen for (doc/narrow-lmc.md); 0 when a
+ * transfer fails, its pairs' offsets as they were.
  */
 static int slotted(struct assigner *a, const struct fors_xfer *in,
 		   uint32_t len)
 {
 	const struct fors_fabric *fb = a->fb;
-	uint32_t i, ls, ld, p;
+	uint32_t i, ls, ld;
+	int32_t p;
 	int16_t *o;
 	int j;
 
@@ -686,25 +709,28 @@ static int slotted(struct assigner *a, const struct fors_xfer *in,
 
 		ls = leaf_of(a, x.src);
 		ld = leaf_of(a, x.dst);
-		p = a->slot[x.dst];
+		p = a->resid ? a->via[x.src - ls * fb->m0] :
+			       (int32_t)a->slot[x.dst];
 		o = offsets_of(a, ls, x.dst);
 		j = -1;
-		if (ls != ld && !(fors_plane_live(fb, ls, p) &&
-				  fors_plane_live(fb, ld, p) &&
-				  slot_fits(a, o, p, &j) &&
-				  claim(a, ls, p, ld, p)))
+		if (ls != ld &&
+		    !(p >= 0 && fors_plane_live(fb, ls, (uint32_t)p) &&
+		      fors_plane_live(fb, ld, (uint32_t)p) &&
+		      slot_fits(a, o, (uint32_t)p, a->resid, &j) &&
+		      claim(a, ls, (uint32_t)p, ld, (uint32_t)p)))
 			break;
-		a->fresh[i] = !j;
-		if (!j)
-			o[0] = (int16_t)p;
-		fors_xfer_set_plane(&x, ls == ld ? -1 : (int32_t)p);
+		a->fresh[i] = j + 1;
+		if (j >= 0)
+			o[j] = (int16_t)p;
+		fors_xfer_set_plane(&x, ls == ld ? -1 : p);
 		a->ph[i] = x;
 	}
 	if (i == len)
 		return 1;
 	while (i--)
 		if (a->fresh[i])
-			offsets_of(a, leaf_of(a, in[i].src), in[i].dst)[0] = -1;
+			offsets_of(a, leaf_of(a, in[i].src),
+				   in[i].dst)[a->fresh[i] - 1] = -1;
 	return 0;
 }
 
@@ -715,6 +741,8 @@ static int phase(struct assigner *a, uint32_t p)
 	uint32_t n = 0, k = 1, i, len = (uint32_t)(s->start[p + 1] - s->start[p]);
 	int r;
 
+	if (a->resid)
+		vias(a, p);
 	if (a->om && a->fb->q == a->fb->nspines &&
 	    slotted(a, &a->inx[s->start[p]], len)) {
 		if (a->info->subs)
@@ -746,6 +774,22 @@ static int phase(struct assigner *a, uint32_t p)
 	if (a->info->subs)
 		a->info->subs[p] = k;
 	return fors_split_phase(&a->out, a->ph, len, a->sub, k);
+}
+
+/*
+ * Whether the residue rule places the phases: fewer offsets than planes,
+ * Algorithm 1's schedule on single cables, some plane dead at a leaf (else
+ * the slot plane does), at least m0 - f planes alive at every leaf, and k
+ * offsets enough for it. 1 yes, 0 no, -1 out of memory.
+ */
+static int residue_rule(const struct assigner *a)
+{
+	const struct fors_fabric *fb = a->fb;
+
+	if (!a->om || a->cyclic || fb->q != fb->nspines ||
+	    a->nunimp == fb->q || a->nunimp < fb->m0 - fb->f)
+		return 0;
+	return fors_residue_fits(&a->in, fb->m0 - fb->f, a->om->k);
 }
 
 static int setup(struct assigner *a)
@@ -790,6 +834,10 @@ static int setup(struct assigner *a)
 		if (fb->impacted[p])
 			a->order[k++] = p;
 	a->cyclic = fors_schedule_is_cyclic(a->s);
+	a->via = malloc(sizeof(int32_t) * fb->m0);
+	a->resid = residue_rule(a);
+	if (!a->via || a->resid < 0)
+		return FORS_ENOMEM;
 	if (a->cyclic || a->om) {
 		a->used = calloc(2 * (size_t)fb->m1 * fb->q + 1,
 				 sizeof(uint32_t));
@@ -828,6 +876,7 @@ static void cleanup(struct assigner *a)
 	free(a->lstart);
 	free(a->colour);
 	free(a->fresh);
+	free(a->via);
 	free(a->list);
 	free(a->used);
 }

@@ -51,15 +51,32 @@ int inter_sends(const struct inter *in, uint32_t a, uint32_t p)
 	       sent < (uint64_t)in->m0 * (in->m1 - 1);
 }
 
+int64_t inter_index(const struct inter *in, uint32_t a, uint32_t p)
+{
+	return inter_sends(in, a, p) ? (int64_t)nt(in, (uint64_t)p + a) : -1;
+}
+
+uint32_t inter_class(const struct inter *in, uint32_t a, uint64_t n)
+{
+	uint64_t sent = n - nt(in, a);
+
+	return (uint32_t)((n + sent / in->lcm) % (in->m1 - 1) * in->m0 +
+			  n % in->m0);
+}
+
+uint64_t inter_first(const struct inter *in, uint32_t a)
+{
+	return nt(in, a);
+}
+
 int64_t inter_dst(const struct inter *in, uint32_t g, uint32_t a, uint32_t p)
 {
-	uint64_t n, sent, dserver, dleaf;
+	int64_t n = inter_index(in, a, p);
+	uint32_t c;
 
-	if (!inter_sends(in, a, p))
+	if (n < 0)
 		return -1;
-	n = nt(in, (uint64_t)p + a);
-	sent = n - nt(in, a);
-	dserver = n % in->m0;
-	dleaf = (n + sent / in->lcm) % (in->m1 - 1);
-	return (int64_t)(((g + 1 + dleaf) % in->m1) * in->m0 + dserver);
+	c = inter_class(in, a, (uint64_t)n);
+	return (int64_t)(((g + 1 + c / in->m0) % in->m1) * in->m0 +
+			 c % in->m0);
 }
