@@ -41,27 +41,32 @@ uint32_t fors_union_ports(const struct fors_union *u, uint32_t x,
 
 /*
  * Every switch-to-switch dependency lid can make; the ports it leaves each
- * switch by are marked in u->used for ca_deps.
+ * switch by are marked in u->used for ca_deps. Each switch's ports for lid
+ * are looked up once, not once per neighbour sending it there.
  */
 static void lid_deps(struct fors_union *u, uint32_t lid)
 {
 	const struct fors_topology *t = u->t;
-	uint32_t s, i, j, nx, ny, px[2], py[2];
+	uint32_t s, i, j, *pp = u->ports;
 
+	for (s = 0; s < u->nsw; s++)
+		u->nports[s] = (uint8_t)fors_union_ports(u, u->sw[s], lid,
+							 &pp[2 * s]);
 	for (s = 0; s < u->nsw; s++) {
 		uint32_t x = u->sw[s];
 		const struct fors_node *n = &t->nodes[x];
 
-		nx = fors_union_ports(u, x, lid, px);
-		for (i = 0; i < nx; i++) {
-			uint32_t y = n->ports[px[i]].peer;
+		for (i = 0; i < u->nports[s]; i++) {
+			uint32_t k = pp[2 * s + i], y = n->ports[k].peer;
+			int32_t v = u->table[y];
 
-			u->used[(size_t)x * u->g.width + px[i]] = 1;
-			if (t->nodes[y].type == FORS_CA)
+			u->used[(size_t)x * u->g.width + k] = 1;
+			/* a CA, or a switch neither table set has */
+			if (v < 0)
 				continue;
-			ny = fors_union_ports(u, y, lid, py);
-			for (j = 0; j < ny; j++)
-				fors_deps_add(&u->g, u->g.pbase[x] + px[i], py[j]);
+			for (j = 0; j < u->nports[v]; j++)
+				fors_deps_add(&u->g, u->g.pbase[x] + k,
+					      pp[2 * (uint32_t)v + j]);
 		}
 	}
 }
@@ -166,12 +171,16 @@ int fors_union_build(struct fors_union *u, const struct fors_topology *t,
 	u->table = malloc(sizeof(int32_t) * (t->nnodes + 1));
 	u->sw = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	u->used = calloc((size_t)t->nnodes * u->g.width + 1, 1);
-	if (!u->table || !u->sw || !u->used)
+	u->ports = malloc(sizeof(uint32_t) * 2 * (t->nnodes + 1));
+	u->nports = malloc(t->nnodes + 1);
+	if (!u->table || !u->sw || !u->used || !u->ports || !u->nports)
 		return FORS_ENOMEM;
 	for (i = 0; i < t->nnodes; i++) {
-		u->table[i] = u->wo.table[i] >= 0 || u->wn.table[i] >= 0 ? 0 : -1;
-		if (!u->table[i])
+		u->table[i] = -1;
+		if (u->wo.table[i] >= 0 || u->wn.table[i] >= 0) {
+			u->table[i] = (int32_t)u->nsw;
 			u->sw[u->nsw++] = i;
+		}
 	}
 	for (i = 0; i < old->nsw; i++)
 		u->nlid = old->sw[i].maxlid + 1 > u->nlid ? old->sw[i].maxlid + 1 :
@@ -193,9 +202,13 @@ void fors_union_free(struct fors_union *u)
 	free(u->table);
 	free(u->sw);
 	free(u->used);
+	free(u->ports);
+	free(u->nports);
 	u->table = NULL;
 	u->sw = NULL;
 	u->used = NULL;
+	u->ports = NULL;
+	u->nports = NULL;
 }
 
 int fors_check_union(const struct fors_topology *t,

@@ -48,9 +48,12 @@ struct fors_union {
 	const struct fors_topology *t;
 	struct fors_walk wo, wn;	/* the old and the new tables */
 	struct fors_deps g;	/* every dependency a mix can make */
-	int32_t *table;		/* per node: 0 with a table in either, -1 */
+	int32_t *table;		/* per node: its index in sw, -1 without a
+				   table in either */
 	uint32_t *sw, nsw;	/* the nodes with a table */
 	uint8_t *used;		/* [node * g.width + port]: some LID leaves by it */
+	uint32_t *ports;	/* [2 * nsw]: lid_deps' ports of each switch */
+	uint8_t *nports;	/* [nsw]: how many */
 	uint32_t nlid;		/* LIDs 1 .. nlid - 1 */
 };
 
