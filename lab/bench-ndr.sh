@@ -22,7 +22,7 @@ LAB_IBSIM_OPTS=${LAB_IBSIM_OPTS:-"-N 2200 -S 200 -P 20000"}
 
 reps=${REPS:-3}
 lmcs=${LMCS:-"2 0"}
-engines="fors minhop updn updnR"
+engines=${ENGINES:-"fors minhop updn updnR"}
 conf='tables configured on all switches'
 up='> SUBNET UP$'	# the timestamped line, not the banner
 

@@ -20,6 +20,7 @@
 #include "plugin/subnet.h"
 #include "sweep/publish.h"
 #include "sys/clock.h"
+#include "sys/memory.h"
 
 #define LOG(p, lvl, ...) OSM_LOG(&(p)->osm->log, lvl, "fors: " __VA_ARGS__)
 
@@ -151,10 +152,13 @@ static int setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 static void *create(osm_opensm_t *osm)
 {
 	external_routing_engine_module_t m = { "fors", setup, NULL };
+	int fixed = fors_memory_fix_threshold();
 	struct fors_plugin *p = fors_plugin_new(osm);
 
 	if (!p)
 		return NULL;
+	if (fixed)
+		LOG(p, OSM_LOG_INFO, "the C library's mmap threshold stays dynamic: OpenSM's peak memory may vary between sweeps\n");
 	m.context = p;
 	if (osm_register_external_routing_engine(osm, &m, p) != CL_SUCCESS) {
 		LOG(p, OSM_LOG_ERROR, "cannot register the routing engine\n");
