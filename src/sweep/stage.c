@@ -34,6 +34,7 @@ struct stage {
 	const struct fors_lfts *lf;	/* the new tables' origin, or NULL */
 	uint32_t mut;
 	uint32_t changes;	/* entries changed so far */
+	uint32_t kept;		/* of them, kept on a held route */
 };
 
 /* The entry of x for lid in w, FORS_NO_PORT when it has none. */
@@ -92,6 +93,7 @@ static void change(struct stage *s, uint32_t x, uint32_t lid)
 
 	s->next->sw[w->table[x]].port[lid] = (uint8_t)target(s, x, lid);
 	s->changes++;
+	s->kept += live(target(s, x, lid));
 }
 
 /*
@@ -176,14 +178,20 @@ static void count(const struct fors_topology *t, const struct fors_walk *held,
 	uint32_t x, lid;
 
 	for (x = 0; x < t->nnodes; x++) {
-		const struct fors_lft_switch *f;
+		const struct fors_lft_switch *f, *g;
 
 		if (st->table[x] < 0 || full->table[x] < 0)
 			continue;
 		f = &full->d->sw[full->table[x]];
+		g = &st->d->sw[st->table[x]];
 		for (lid = 1; lid <= f->maxlid; lid++) {
-			uint32_t k = entry(st, x, lid), n = entry(full, x, lid);
+			uint32_t k, n;
 
+			/* the same byte is the same entry */
+			if (lid <= g->maxlid && g->port[lid] == f->port[lid])
+				continue;
+			k = entry(st, x, lid);
+			n = entry(full, x, lid);
 			if (k == n)
 				continue;
 			rep->changed++;
@@ -221,8 +229,12 @@ int fors_stage(const struct fors_topology *t, const struct fors_lft_dump *held,
 	if (!e)
 		e = pass(&s, t, held, next);
 	s.mut = 0;
-	/* next is still full when the first pass changed nothing */
-	if (!e && s.changes)
+	/*
+	 * Where the first pass only took routes away, the union of next and
+	 * full is full's own graph, whose cycles the verification of full
+	 * finds; where it changed nothing, next is full.
+	 */
+	if (!e && s.kept)
 		e = pass(&s, t, next, full);
 	if (!e && s.changes && !(e = fors_walk_init(&ws, t, next)) &&
 	    !(e = fors_walk_init(&wf, t, full)))

@@ -41,16 +41,6 @@ void fors_deps_free(struct fors_deps *g)
 	g->dep = NULL;
 }
 
-void fors_deps_add(struct fors_deps *g, uint32_t chan, uint32_t k)
-{
-	uint8_t *b = &g->dep[(size_t)chan * g->width + k];
-
-	if (!*b) {
-		*b = 1;
-		g->n++;
-	}
-}
-
 void fors_deps_remove(struct fors_deps *g, uint32_t chan, uint32_t k)
 {
 	uint8_t *b = &g->dep[(size_t)chan * g->width + k];

@@ -21,22 +21,24 @@ struct uni {
 	uint32_t *stack;	/* [nnodes]: its path */
 };
 
+/* The ports switch index s may send lid out of, as fors_union_ports. */
+static inline uint32_t sw_ports(const struct fors_union *u, uint32_t s,
+				uint32_t lid, uint32_t *out)
+{
+	const uint8_t *m = &u->cabled[(size_t)s * 256];
+	uint32_t a = lid <= u->top[2 * s] ? m[u->row[2 * s][lid]] : 0;
+	uint32_t b = lid <= u->top[2 * s + 1] ? m[u->row[2 * s + 1][lid]] : 0;
+
+	out[0] = a ? a : b;
+	out[1] = b;
+	return a && b && a != b ? 2 : a || b;
+}
+
 uint32_t fors_union_ports(const struct fors_union *u, uint32_t x,
 			  uint32_t lid, uint32_t *out)
 {
-	uint32_t n = 0, k;
-
-	if (u->wo.table[x] >= 0) {
-		k = fors_walk_port(&u->wo, x, lid);
-		if (k && k != FORS_NO_PORT)
-			out[n++] = k;
-	}
-	if (u->wn.table[x] >= 0) {
-		k = fors_walk_port(&u->wn, x, lid);
-		if (k && k != FORS_NO_PORT && (!n || out[0] != k))
-			out[n++] = k;
-	}
-	return n;
+	return u->table[x] < 0 ? 0 : sw_ports(u, (uint32_t)u->table[x], lid,
+					       out);
 }
 
 /*
@@ -46,21 +48,18 @@ uint32_t fors_union_ports(const struct fors_union *u, uint32_t x,
  */
 static void lid_deps(struct fors_union *u, uint32_t lid)
 {
-	const struct fors_topology *t = u->t;
-	uint32_t s, i, j, *pp = u->ports;
+	uint32_t s, i, j, w = u->g.width, *pp = u->ports;
 
 	for (s = 0; s < u->nsw; s++)
-		u->nports[s] = (uint8_t)fors_union_ports(u, u->sw[s], lid,
-							 &pp[2 * s]);
+		u->nports[s] = (uint8_t)sw_ports(u, s, lid, &pp[2 * s]);
 	for (s = 0; s < u->nsw; s++) {
 		uint32_t x = u->sw[s];
-		const struct fors_node *n = &t->nodes[x];
 
 		for (i = 0; i < u->nports[s]; i++) {
-			uint32_t k = pp[2 * s + i], y = n->ports[k].peer;
-			int32_t v = u->table[y];
+			uint32_t k = pp[2 * s + i];
+			int32_t v = u->beyond[(size_t)s * w + k];
 
-			u->used[(size_t)x * u->g.width + k] = 1;
+			u->used[(size_t)x * w + k] = 1;
 			/* a CA, or a switch neither table set has */
 			if (v < 0)
 				continue;
@@ -157,20 +156,37 @@ static int circle(struct uni *u, uint32_t lid)
 	return 0;
 }
 
-int fors_union_build(struct fors_union *u, const struct fors_topology *t,
-		     const struct fors_lft_dump *old,
-		     const struct fors_lft_dump *new)
+/* Switch index s's rows, cabled ports and the switches past them. */
+static void lay_switch(struct fors_union *u, uint32_t s)
 {
-	uint32_t i;
+	const struct fors_node *n = &u->t->nodes[u->sw[s]];
+	const struct fors_walk *w[2] = { &u->wo, &u->wn };
+	uint32_t i, k;
 
-	memset(u, 0, sizeof(*u));
-	u->t = t;
-	if (fors_walk_init(&u->wo, t, old) || fors_walk_init(&u->wn, t, new) ||
-	    fors_deps_init(&u->g, t))
-		return FORS_ENOMEM;
+	for (i = 0; i < 2; i++) {
+		int32_t d = w[i]->table[u->sw[s]];
+
+		/* no table: no LID is at most 0, the row is never read */
+		u->row[2 * s + i] = d < 0 ? NULL : w[i]->d->sw[d].port;
+		u->top[2 * s + i] = d < 0 ? 0 : w[i]->d->sw[d].maxlid;
+	}
+	for (k = 1; k <= n->nports && k < FORS_NO_PORT; k++) {
+		if (n->ports[k].peer == FORS_NO_PEER)
+			continue;
+		u->cabled[(size_t)s * 256 + k] = (uint8_t)k;
+		u->beyond[(size_t)s * u->g.width + k] = u->table[n->ports[k].peer];
+	}
+}
+
+/* The switches with a table in either set, laid out for lid_deps. */
+static int lay_out(struct fors_union *u)
+{
+	const struct fors_topology *t = u->t;
+	uint32_t i, w = u->g.width;
+
 	u->table = malloc(sizeof(int32_t) * (t->nnodes + 1));
 	u->sw = malloc(sizeof(uint32_t) * (t->nnodes + 1));
-	u->used = calloc((size_t)t->nnodes * u->g.width + 1, 1);
+	u->used = calloc((size_t)t->nnodes * w + 1, 1);
 	u->ports = malloc(sizeof(uint32_t) * 2 * (t->nnodes + 1));
 	u->nports = malloc(t->nnodes + 1);
 	if (!u->table || !u->sw || !u->used || !u->ports || !u->nports)
@@ -182,12 +198,41 @@ int fors_union_build(struct fors_union *u, const struct fors_topology *t,
 			u->sw[u->nsw++] = i;
 		}
 	}
-	for (i = 0; i < old->nsw; i++)
-		u->nlid = old->sw[i].maxlid + 1 > u->nlid ? old->sw[i].maxlid + 1 :
-			  u->nlid;
-	for (i = 0; i < new->nsw; i++)
-		u->nlid = new->sw[i].maxlid + 1 > u->nlid ? new->sw[i].maxlid + 1 :
-			  u->nlid;
+	u->row = malloc(sizeof(*u->row) * 2 * (u->nsw + 1));
+	u->top = malloc(sizeof(uint32_t) * 2 * (u->nsw + 1));
+	u->cabled = calloc((size_t)u->nsw * 256 + 1, 1);
+	u->beyond = malloc(sizeof(int32_t) * ((size_t)u->nsw * w + 1));
+	if (!u->row || !u->top || !u->cabled || !u->beyond)
+		return FORS_ENOMEM;
+	for (i = 0; i < u->nsw * w; i++)
+		u->beyond[i] = -1;
+	for (i = 0; i < u->nsw; i++)
+		lay_switch(u, i);
+	return 0;
+}
+
+/* One past the last LID of d's tables, at least n. */
+static uint32_t lid_end(const struct fors_lft_dump *d, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->nsw; i++)
+		n = d->sw[i].maxlid + 1 > n ? d->sw[i].maxlid + 1 : n;
+	return n;
+}
+
+int fors_union_build(struct fors_union *u, const struct fors_topology *t,
+		     const struct fors_lft_dump *old,
+		     const struct fors_lft_dump *new)
+{
+	uint32_t i;
+
+	memset(u, 0, sizeof(*u));
+	u->t = t;
+	if (fors_walk_init(&u->wo, t, old) || fors_walk_init(&u->wn, t, new) ||
+	    fors_deps_init(&u->g, t) || lay_out(u))
+		return FORS_ENOMEM;
+	u->nlid = lid_end(new, lid_end(old, 0));
 	for (i = 1; i < u->nlid; i++)
 		lid_deps(u, i);
 	ca_deps(u);
@@ -201,14 +246,14 @@ void fors_union_free(struct fors_union *u)
 	fors_deps_free(&u->g);
 	free(u->table);
 	free(u->sw);
+	free(u->row);
+	free(u->top);
+	free(u->cabled);
+	free(u->beyond);
 	free(u->used);
 	free(u->ports);
 	free(u->nports);
-	u->table = NULL;
-	u->sw = NULL;
-	u->used = NULL;
-	u->ports = NULL;
-	u->nports = NULL;
+	memset(u, 0, sizeof(*u));
 }
 
 int fors_check_union(const struct fors_topology *t,

@@ -51,6 +51,13 @@ struct fors_union {
 	int32_t *table;		/* per node: its index in sw, -1 without a
 				   table in either */
 	uint32_t *sw, nsw;	/* the nodes with a table */
+	const uint8_t **row;	/* [2 * nsw]: old and new entries, NULL
+				   without a table */
+	uint32_t *top;		/* [2 * nsw]: their last LID */
+	uint8_t *cabled;	/* [nsw * 256]: an entry if it is a port
+				   with a cable, else 0 */
+	int32_t *beyond;	/* [nsw * g.width]: the switch index past
+				   each port, -1 */
 	uint8_t *used;		/* [node * g.width + port]: some LID leaves by it */
 	uint32_t *ports;	/* [2 * nsw]: lid_deps' ports of each switch */
 	uint8_t *nports;	/* [nsw]: how many */
