@@ -166,16 +166,19 @@ static int grow_union(struct fors_topology *u, const struct fors_topology *live,
 	uint32_t i, add = 0;
 	struct fors_node *n;
 
-	for (i = 0; i < live->nnodes; i++)
-		add += fors_topology_find(u, &live->nodes[i], i) == FORS_NO_PEER;
+	for (i = 0; i < live->nnodes; i++) {
+		map[i] = fors_topology_find(u, &live->nodes[i], i);
+		add += map[i] == FORS_NO_PEER;
+	}
 	n = realloc(u->nodes, sizeof(*n) * (u->nnodes + add + 1));
 	if (!n)
 		return FORS_ENOMEM;
 	u->nodes = n;
+	/* live's nodes are distinct: one u lacked is copied, not looked for
+	   among the copies (quadratic into an empty u) */
 	for (i = 0; i < live->nnodes; i++) {
 		const struct fors_node *l = &live->nodes[i];
 
-		map[i] = fors_topology_find(u, l, i);
 		if (map[i] == FORS_NO_PEER) {
 			if (copy_node(u, l))
 				return FORS_ENOMEM;
