@@ -40,17 +40,6 @@ void fors_walk_free(struct fors_walk *w)
 	w->table = NULL;
 }
 
-uint32_t fors_walk_port(const struct fors_walk *w, uint32_t x, uint32_t lid)
-{
-	const struct fors_node *n = &w->t->nodes[x];
-	const struct fors_lft_switch *s = &w->d->sw[w->table[x]];
-	uint32_t k = lid <= s->maxlid ? s->port[lid] : FORS_NO_PORT;
-
-	if (k != 0 && (k > n->nports || n->ports[k].peer == FORS_NO_PEER))
-		return FORS_NO_PORT;
-	return k;
-}
-
 void fors_walk_forward(const struct fors_walk *w, uint32_t x, uint32_t dlid,
 		       struct fors_hop *h,
 		       void (*use)(void *arg, uint32_t node, uint32_t port),

@@ -26,7 +26,17 @@ void fors_walk_free(struct fors_walk *w);
  * The port switch x sends lid out of: 0 when x consumes it, FORS_NO_PORT
  * when there is no route or the port leads nowhere.
  */
-uint32_t fors_walk_port(const struct fors_walk *w, uint32_t x, uint32_t lid);
+static inline uint32_t fors_walk_port(const struct fors_walk *w, uint32_t x,
+				      uint32_t lid)
+{
+	const struct fors_node *n = &w->t->nodes[x];
+	const struct fors_lft_switch *s = &w->d->sw[w->table[x]];
+	uint32_t k = lid <= s->maxlid ? s->port[lid] : FORS_NO_PORT;
+
+	if (k != 0 && (k > n->nports || n->ports[k].peer == FORS_NO_PEER))
+		return FORS_NO_PORT;
+	return k;
+}
 
 struct fors_hop {
 	uint32_t node, port;	/* delivered at, or lost at */
