@@ -786,6 +786,19 @@ START_TEST(pair_twice)
 }
 END_TEST
 
+START_TEST(dst_out_of_range)
+{
+	struct fors_schedule *s = abstract(1);
+	char want[96];
+
+	s->xfers[0].dst = 16;
+	snprintf(want, sizeof(want), "phase 0, transfer %u -> 16: host id out of range",
+		 s->xfers[0].src);
+	verify_says(s, want);
+	fors_schedule_free(s);
+}
+END_TEST
+
 /* In phase p, does host h send (dst 0) or receive (dst 1)? */
 static int busy(const struct fors_schedule *s, uint32_t p, uint32_t h, int dst)
 {
@@ -1008,6 +1021,7 @@ int main(void)
 	tcase_add_test(tables, plane_shared);
 	tcase_add_test(sched, pair_missing);
 	tcase_add_test(sched, pair_twice);
+	tcase_add_test(sched, dst_out_of_range);
 	tcase_add_test(sched, sends_twice);
 	tcase_add_test(sched, receives_twice);
 	tcase_add_test(sched, too_many_leave_the_leaf);

@@ -95,18 +95,13 @@ struct use_arg {
 	size_t xfer;
 };
 
-/* Channel id carries the transfer of u in its phase. */
-static void use_chan(const struct use_arg *u, uint32_t id)
+/* A second transfer on channel c: counted, and the first such kept. */
+static void shared(const struct use_arg *u, uint32_t id, struct use *c)
 {
 	struct follower *f = u->f;
-	struct use *c = &f->use[id];
 	const struct fors_xfer *a, *b;
 	uint32_t node, port;
 
-	if (c->stamp != u->phase + 1) {
-		*c = (struct use){ u->phase + 1, 1, (uint32_t)u->xfer };
-		return;
-	}
 	if (++c->load > f->rep.max_load)
 		f->rep.max_load = c->load;
 	if (c->load != 2)
@@ -120,6 +115,18 @@ static void use_chan(const struct use_arg *u, uint32_t id)
 	     u->phase, desc(f, node), port,
 	     desc(f, f->in->w->t->nodes[node].ports[port].peer), a->src,
 	     a->dst, b->src, b->dst);
+}
+
+/* Channel id carries the transfer of u in its phase; inline, the common
+   case (the channel's first use in the phase) is four per transfer. */
+static inline void use_chan(const struct use_arg *u, uint32_t id)
+{
+	struct use *c = &u->f->use[id];
+
+	if (c->stamp != u->phase + 1)
+		*c = (struct use){ u->phase + 1, 1, (uint32_t)u->xfer };
+	else
+		shared(u, id, c);
 }
 
 static void use_link(void *arg, uint32_t node, uint32_t port)

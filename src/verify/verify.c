@@ -9,9 +9,10 @@
 struct verifier {
 	const struct fors_schedule *s;
 	uint32_t hosts;
-	uint8_t *present;	/* [hosts] */
+	uint8_t *present;	/* [FORS_MAX_HOSTS]: 0 past hosts */
 	uint32_t *leaf;		/* [hosts]: host / m0, looked up */
 	int64_t *lid;		/* [hosts]: base LID, -1 unknown */
+	int64_t span;		/* LIDs a host has: 2^LMC */
 	uint8_t *seen;		/* a bit per (source, destination): done;
 				   bits, so 2,048 hosts' fit a cache */
 	uint32_t *sent;		/* [hosts]: phase + 1 of last send */
@@ -32,12 +33,13 @@ static int fail(struct verifier *c, const char *what, uint32_t p,
 	return FORS_EVERIFY;
 }
 
+/* Transfer x's plane and DLID; local: both hosts on one leaf. */
 static int check_route(struct verifier *c, uint32_t p,
-		       const struct fors_xfer *x)
+		       const struct fors_xfer *x, int local)
 {
 	const struct fors_schedule *s = c->s;
-	int local = c->leaf[x->src] == c->leaf[x->dst];
 	int32_t pl = fors_xfer_plane(x);
+	int64_t lo = c->lid[x->dst];
 
 	if (pl >= (int32_t)s->q)
 		return fail(c, "plane out of range", p, x);
@@ -47,9 +49,7 @@ static int check_route(struct verifier *c, uint32_t p,
 	if (local != (pl < 0))
 		return fail(c, local ? "plane given inside a leaf" :
 			    "no plane between leaves", p, x);
-	if (c->lid[x->dst] >= 0 &&
-	    (x->dlid < c->lid[x->dst] ||
-	     x->dlid >= c->lid[x->dst] + (1 << s->lmc)))
+	if (lo >= 0 && (x->dlid < lo || x->dlid >= lo + c->span))
 		return fail(c, "DLID outside the destination's LID range",
 			    p, x);
 	return FORS_OK;
@@ -80,47 +80,62 @@ static int pair_done(const struct verifier *c, size_t pair)
 	return c->seen[pair / 8] >> (pair % 8) & 1;
 }
 
-static int check_xfer(struct verifier *c, uint32_t p, const struct fors_xfer *x)
+/* Why transfer x's hosts are no pair: out of range, one, or absent. */
+static int bad_hosts(struct verifier *c, uint32_t p, const struct fors_xfer *x)
 {
-	size_t pair;
-
 	if (x->src >= c->hosts || x->dst >= c->hosts)
 		return fail(c, "host id out of range", p, x);
-	if (x->src == x->dst)
-		return fail(c, "a host sends to itself", p, x);
-	if (!c->present[x->src] || !c->present[x->dst])
-		return fail(c, "host not present", p, x);
-	pair = (size_t)x->src * c->hosts + x->dst;
+	return fail(c, x->src == x->dst ? "a host sends to itself" :
+		    "host not present", p, x);
+}
+
+/*
+ * Transfer x of phase p, at most lim senders out of and into a leaf; its
+ * hosts' flags (present, 0 past the hosts) answer range and presence at
+ * once.
+ */
+static int check_xfer(struct verifier *c, uint32_t p, uint32_t lim,
+		      const struct fors_xfer *x)
+{
+	uint32_t a = x->src, b = x->dst, ls, ld;
+	size_t pair;
+
+	if (!c->present[a] || !c->present[b] || a == b)
+		return bad_hosts(c, p, x);
+	pair = (size_t)a * c->hosts + b;
 	if (pair_done(c, pair))
 		return fail(c, "pair scheduled twice", p, x);
 	c->seen[pair / 8] |= (uint8_t)(1u << (pair % 8));
-	if (c->sent[x->src] == p + 1)
+	if (c->sent[a] == p + 1)
 		return fail(c, "source sends twice in the phase", p, x);
-	if (c->recv[x->dst] == p + 1)
+	if (c->recv[b] == p + 1)
 		return fail(c, "destination receives twice in the phase", p, x);
-	c->sent[x->src] = p + 1;
-	c->recv[x->dst] = p + 1;
-	if (c->leaf[x->src] != c->leaf[x->dst]) {
-		if (++c->lout[c->leaf[x->src]] > leave(c, p))
+	c->sent[a] = p + 1;
+	c->recv[b] = p + 1;
+	ls = c->leaf[a];
+	ld = c->leaf[b];
+	if (ls != ld) {
+		if (++c->lout[ls] > lim)
 			return fail(c, leaf_rule(c, 1), p, x);
-		if (++c->lin[c->leaf[x->dst]] > leave(c, p))
+		if (++c->lin[ld] > lim)
 			return fail(c, leaf_rule(c, 0), p, x);
 	}
-	return check_route(c, p, x);
+	return check_route(c, p, x, ls == ld);
 }
 
 static int check_phases(struct verifier *c)
 {
 	const struct fors_schedule *s = c->s;
-	uint32_t p;
+	uint32_t p, lim;
 	size_t i;
 	int r;
 
 	for (p = 0; p < s->nphases; p++) {
 		memset(c->lout, 0, sizeof(uint32_t) * s->m1);
 		memset(c->lin, 0, sizeof(uint32_t) * s->m1);
+		lim = leave(c, p);
 		for (i = s->start[p]; i < s->start[p + 1]; i++) {
-			r = check_xfer(c, p, &s->xfers[i]);
+			r = check_xfer(c, p, lim, &s->xfers[i]);
 			if (r)
 				return r;
 		}
@@ -243,7 +258,8 @@ static int setup(struct verifier *c)
 	c->detour_from = s->nphases - fors_schedule_detours(s);
 	c->cyclic = fors_schedule_is_cyclic(s);
 	c->leave = c->cyclic ? s->q : s->m0 - s->f;
-	c->present = calloc(c->hosts, 1);
+	c->span = s->lmc >= 0 && s->lmc < 16 ? 1 << s->lmc : 0;
+	c->present = calloc(FORS_MAX_HOSTS, 1);
 	c->leaf = malloc(sizeof(uint32_t) * c->hosts);
 	c->lid = malloc(sizeof(int64_t) * c->hosts);
 	c->seen = calloc((size_t)c->hosts * c->hosts / 8 + 1, 1);
