@@ -263,25 +263,41 @@ static int stage_only(const struct fors_sweep_state *st,
 	return 1;
 }
 
-/* A mix of the held tables and those read back cannot loop. */
-static int check_union(const struct fors_sweep_state *st,
-		       const struct fors_sweep *sw,
-		       const struct fors_lft_dump *d, struct fors_error *err)
-{
+/* The union of the held tables and those read back, checked beside. */
+struct union_job {
+	const struct fors_sweep *sw;
+	const struct fors_lft_dump *d;
 	struct fors_union_report u;
+	struct fors_error err;
 	int e;
+};
 
-	if (!sw->held || sw->stage.held_loop || fors_union_is_new(sw->held, d))
-		return 0;
-	e = fors_check_union(sw->live, sw->held, d, &u, err);
-	if (e != FORS_EVERIFY)
-		return e;
-	if (u.loop)
+static void *check_union(void *arg)
+{
+	struct union_job *j = arg;
+	const struct fors_sweep *sw = j->sw;
+
+	if (!sw->held || sw->stage.held_loop || fors_union_is_new(sw->held, j->d))
+		return NULL;
+	j->e = fors_check_union(sw->live, sw->held, j->d, &j->u, &j->err);
+	return NULL;
+}
+
+/* A mix of the held tables and those read back cannot loop. */
+static int say_union(const struct fors_sweep_state *st,
+		     const struct union_job *j, struct fors_error *err)
+{
+	if (j->e != FORS_EVERIFY) {
+		if (j->e)
+			*err = j->err;
+		return j->e;
+	}
+	if (j->u.loop)
 		fors_sweep_say(st, 1, "verification: a mix of the switches' tables and the new ones has a credit loop %s",
-			       u.cycle);
-	if (u.fwd_lids)
+			       j->u.cycle);
+	if (j->u.fwd_lids)
 		fors_sweep_say(st, 1, "verification: a mix of the switches' tables and the new ones forwards %u LIDs in a circle, %s",
-			       u.fwd_lids, u.fwd);
+			       j->u.fwd_lids, j->u.fwd);
 	fors_error_set(err, "a mix of the switches' tables and the new ones can loop");
 	return FORS_EVERIFY;
 }
@@ -321,14 +337,18 @@ static int verify(const struct fors_sweep_state *st,
 {
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
+	struct union_job j = { .sw = sw };
+	const struct fors_check_job job = { check_union, &j };
 	uint32_t mf;
 	int e, u;
 
 	e = read_back(ctx, sw, &d, err);
 	if (e)
 		return e;
-	e = fors_check_routes(sw->live, d, sw->route->s, &rep, err);
-	u = e == FORS_OK || e == FORS_EVERIFY ? check_union(st, sw, d, err) : 0;
+	j.d = d;
+	e = fors_check_routes_beside(sw->live, d, sw->route->s, &rep, err,
+				     &job);
+	u = e == FORS_OK || e == FORS_EVERIFY ? say_union(st, &j, err) : 0;
 	fors_lft_dump_free(d);
 	if (e != FORS_OK && e != FORS_EVERIFY)
 		return e;

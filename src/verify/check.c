@@ -631,27 +631,47 @@ static uint32_t ca_top(const struct fors_topology *t, uint32_t lmc,
 	return top;
 }
 
+/* job on a thread of its own, or here when none starts; NULL: none. */
+static struct fors_thread *start_job(const struct fors_check_job *job)
+{
+	struct fors_thread *th = NULL;
+
+	if (job && fors_thread_start(job->run, job->arg, &th))
+		job->run(job->arg);
+	return th;
+}
+
 int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_lft_dump *d,
 		      const struct fors_schedule *s,
 		      struct fors_check_report *rep, struct fors_error *err)
 {
+	return fors_check_routes_beside(t, d, s, rep, err, NULL);
+}
+
+int fors_check_routes_beside(const struct fors_topology *t,
+			     const struct fors_lft_dump *d,
+			     const struct fors_schedule *s,
+			     struct fors_check_report *rep,
+			     struct fors_error *err,
+			     const struct fors_check_job *job)
+{
 	struct checker c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
+	struct fors_thread *th;
 	uint32_t top = 0;
 	size_t i;
 	int r;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->bound_file = fors_schedule_number(s, "bound");
-	if (rep->bound_file == -2) {
+	r = rep->bound_file == -2 ? FORS_EINVAL : usable(&c);
+	if (rep->bound_file == -2)
 		fors_error_set(err, "the fabric line's bound is not a number");
-		return FORS_EINVAL;
-	}
-	r = usable(&c);
 	if (!r)
 		r = setup(&c);
 	if (!r)
 		r = follow(&c);
+	th = start_job(job);
 	for (i = 0; !r && i < s->nhosts; i++)
 		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
 			top = s->hosts[i].lid + (1u << s->lmc) - 1;
@@ -665,6 +685,7 @@ int fors_check_routes(const struct fors_topology *t,
 		r = tables(&c);
 	if (!r)
 		r = bound(&c);
+	fors_thread_join(th);
 	return verdict(&c, r);
 }
 

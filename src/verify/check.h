@@ -48,6 +48,24 @@ int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_schedule *s,
 		      struct fors_check_report *rep, struct fors_error *err);
 
+/* Work of the caller's, run(arg), that shares nothing it writes. */
+struct fors_check_job {
+	void *(*run)(void *arg);
+	void *arg;
+};
+
+/*
+ * fors_check_routes, and job (NULL: none) run once on a thread of its own
+ * beside the tables' checks, after the transfers are followed (their
+ * memory freed, one core idle), finished before it returns.
+ */
+int fors_check_routes_beside(const struct fors_topology *t,
+			     const struct fors_lft_dump *d,
+			     const struct fors_schedule *s,
+			     struct fors_check_report *rep,
+			     struct fors_error *err,
+			     const struct fors_check_job *job);
+
 /* What failed, e.g. "2 shared (phase, link) pairs, 1 credit loop". */
 void fors_check_failures(const struct fors_check_report *r, char *b,
 			 size_t len);
