@@ -17,6 +17,7 @@
 #include "routing/assign.h"
 #include "routing/lft.h"
 #include "routing/updown.h"
+#include "sys/threads.h"
 
 #define NONE UINT32_MAX
 #define NO_PLANE UINT16_MAX
@@ -622,8 +623,6 @@ static int fill(struct lft_build *b)
 		return r;
 	memset(lf->port, FORS_NO_PORT, (size_t)lf->nsw * (lf->maxlid + 1));
 	for (h = 0; h < fb->nhosts; h++)
-		designate(b, h);
-	for (h = 0; h < fb->nhosts; h++)
 		route_host(b, h);
 	independence(b);
 	for (t = 0; t < lf->nsw; t++)
@@ -664,57 +663,134 @@ static int lmc_check(const struct fors_fabric *fb, uint32_t lmc,
 	return 0;
 }
 
+/* A build begun: its builder, and the fill's own outcome. */
+struct fors_lfts_job {
+	struct lft_build b;
+	struct fors_thread *th;
+	struct fors_error err;	/* the fill's, apart from the caller's */
+	int r;
+};
+
+static void *fill_job(void *arg)
+{
+	struct fors_lfts_job *j = arg;
+
+	j->r = fill(&j->b);
+	return NULL;
+}
+
+/* The LIDs, host groups and designated planes, into j->b.lf. */
+static int lids(struct fors_lfts_job *j, uint32_t lmc, int renumber)
+{
+	struct lft_build *b = &j->b;
+	const struct fors_fabric *fb = b->fb;
+	uint32_t h;
+	int r;
+
+	b->lf = calloc(1, sizeof(*b->lf));
+	if (!b->lf)
+		return FORS_ENOMEM;
+	b->lf->lmc = lmc;
+	b->lf->host_lid = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	b->lf->part_lid = malloc(sizeof(uint32_t) * (fb->nparts + 1));
+	b->lf->designated = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	r = b->lf->host_lid && b->lf->part_lid && b->lf->designated ?
+	    switches(b) : FORS_ENOMEM;
+	if (!r)
+		r = renumber ? 1 : topology_lids(b);
+	if (r == 1) {
+		assign_lids(b->lf, fb);
+		r = 0;
+	}
+	if (!r)
+		r = check_lids(b);
+	if (!r)
+		r = groups(b);
+	for (h = 0; !r && h < fb->nhosts; h++)
+		designate(b, h);
+	return r;
+}
+
+/* j's temporaries and j; its tables too unless kept. */
+static void job_free(struct fors_lfts_job *j, int keep)
+{
+	struct lft_build *b = &j->b;
+
+	free(b->swi);
+	free(b->leafno);
+	free(b->group);
+	free(b->next);
+	free(b->rplane);
+	free(b->load);
+	free(b->pinned);
+	free(b->dplane);
+	if (!keep)
+		fors_lfts_free(b->lf);
+	free(j);
+}
+
+/* A failed build's message, and its status. */
+static int job_failed(struct fors_lfts_job *j, int r, struct fors_error *err)
+{
+	if (r == FORS_ENOMEM)
+		fors_error_set(err, "out of memory while computing the LFTs");
+	job_free(j, 0);
+	return r;
+}
+
+int fors_lfts_begin(const struct fors_topology *live,
+		    const struct fors_fabric *fb, uint32_t lmc, int renumber,
+		    const struct fors_offmap *om, struct fors_lfts_job **out,
+		    struct fors_error *err)
+{
+	struct fors_lfts_job *j = calloc(1, sizeof(*j));
+	int r;
+
+	*out = NULL;
+	if (!j) {
+		fors_error_set(err, "out of memory while computing the LFTs");
+		return FORS_ENOMEM;
+	}
+	j->b = (struct lft_build){ .t = live, .fb = fb, .om = om, .err = err };
+	r = lmc_check(fb, lmc, om, err);
+	if (!r)
+		r = lids(j, lmc, renumber);
+	if (r)
+		return job_failed(j, r, err);
+	j->b.err = &j->err;
+	if (fors_thread_start(fill_job, j, &j->th))
+		fill_job(j);
+	*out = j;
+	return 0;
+}
+
+const struct fors_lfts *fors_lfts_lids(const struct fors_lfts_job *j)
+{
+	return j->b.lf;
+}
+
+int fors_lfts_end(struct fors_lfts_job *j, struct fors_lfts **out,
+		  struct fors_error *err)
+{
+	*out = NULL;
+	fors_thread_join(j->th);
+	if (j->r && j->r != FORS_ENOMEM)
+		*err = j->err;
+	if (j->r)
+		return job_failed(j, j->r, err);
+	*out = j->b.lf;
+	job_free(j, 1);
+	return 0;
+}
+
 int fors_lfts_build(const struct fors_topology *live,
 		    const struct fors_fabric *fb, uint32_t lmc, int renumber,
 		    const struct fors_offmap *om, struct fors_lfts **out,
 		    struct fors_error *err)
 {
-	struct lft_build b = { .t = live, .fb = fb, .om = om, .err = err };
-	int r;
+	struct fors_lfts_job *j;
+	int r = fors_lfts_begin(live, fb, lmc, renumber, om, &j, err);
 
 	*out = NULL;
-	r = lmc_check(fb, lmc, om, err);
-	if (r)
-		return r;
-	b.lf = calloc(1, sizeof(*b.lf));
-	if (!b.lf)
-		goto nomem;
-	b.lf->lmc = lmc;
-	b.lf->host_lid = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	b.lf->part_lid = malloc(sizeof(uint32_t) * (fb->nparts + 1));
-	b.lf->designated = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	r = b.lf->host_lid && b.lf->part_lid && b.lf->designated ?
-	    switches(&b) : FORS_ENOMEM;
-	if (!r)
-		r = renumber ? 1 : topology_lids(&b);
-	if (r == 1) {
-		assign_lids(b.lf, fb);
-		r = 0;
-	}
-	if (!r)
-		r = check_lids(&b);
-	if (!r)
-		r = groups(&b);
-	if (!r)
-		r = fill(&b);
-	free(b.swi);
-	free(b.leafno);
-	free(b.group);
-	free(b.next);
-	free(b.rplane);
-	free(b.load);
-	free(b.pinned);
-	free(b.dplane);
-	if (r == FORS_ENOMEM)
-		goto nomem;
-	if (r) {
-		fors_lfts_free(b.lf);
-		return r;
-	}
-	*out = b.lf;
-	return 0;
-nomem:
-	fors_lfts_free(b.lf);
-	fors_error_set(err, "out of memory while computing the LFTs");
-	return FORS_ENOMEM;
+	return r ? r : fors_lfts_end(j, out, err);
 }

@@ -59,6 +59,29 @@ int fors_lfts_build(const struct fors_topology *live,
 		    const struct fors_offmap *om, struct fors_lfts **out,
 		    struct fors_error *err);
 
+/* An LFT build under way (fors_lfts_begin), its tables being filled. */
+struct fors_lfts_job;
+
+/*
+ * fors_lfts_build in two steps: the LIDs and each host's designated plane
+ * now, the tables filled on a thread of their own (here when none starts)
+ * until fors_lfts_end; *job, or an error as fors_lfts_build's.
+ */
+int fors_lfts_begin(const struct fors_topology *live,
+		    const struct fors_fabric *fb, uint32_t lmc, int renumber,
+		    const struct fors_offmap *om, struct fors_lfts_job **job,
+		    struct fors_error *err);
+
+/*
+ * The build's lmc, host_lid, part_lid and designated, which the fill does
+ * not write: safe to read while it runs. Not its tables.
+ */
+const struct fors_lfts *fors_lfts_lids(const struct fors_lfts_job *job);
+
+/* Wait for the fill: *out, or its error; job is freed either way. */
+int fors_lfts_end(struct fors_lfts_job *job, struct fors_lfts **out,
+		  struct fors_error *err);
+
 /* Free t; NULL is ignored. */
 void fors_lfts_free(struct fors_lfts *t);
 

@@ -425,13 +425,31 @@ static void cyclic_excess(struct fors_route *r, const struct fors_schedule *pl)
 }
 
 /*
+ * The routed schedule from the planes (routing/routed.h) while the tables
+ * are filled: its DLIDs need only the build's LIDs and designated planes.
+ */
+static int routed(struct fors_route *r, const struct fors_topology *live,
+		  struct fors_lfts_job *job, struct fors_schedule *pl,
+		  struct fors_error *err)
+{
+	struct fors_error spare;
+	int e = fors_routed_schedule(fors_lfts_lids(job), live, r->fb,
+				     r->joins, r->om, pl, &r->assign, &r->s,
+				     err);
+	int f = fors_lfts_end(job, &r->lfts, e ? &spare : err);
+
+	return e ? e : f;
+}
+
+/*
  * Each stage's product feeds the next; the planes become the routed
- * schedule (routing/routed.h).
+ * schedule.
  */
 static int stages(struct fors_route *r, const struct fors_topology *live,
 		  const struct fors_route_opts *o, struct fors_error *err)
 {
 	struct fors_schedule *pl = NULL;
+	struct fors_lfts_job *job;
 	int e = bound(r, 1, &r->bound, err);
 
 	r->usable = r->bound;
@@ -442,11 +460,10 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 	if (!e)
 		cyclic_excess(r, pl);
 	if (!e)
-		e = fors_lfts_build(live, r->fb, o->lmc, o->renumber_lids,
-				    r->om, &r->lfts, err);
+		e = fors_lfts_begin(live, r->fb, o->lmc, o->renumber_lids,
+				    r->om, &job, err);
 	if (!e) {
-		e = fors_routed_schedule(r->lfts, live, r->fb, r->joins, r->om, pl,
-					 &r->assign, &r->s, err);
+		e = routed(r, live, job, pl, err);
 		if (!e && r->fb->apart) {
 			pl = r->s;
 			r->s = NULL;
