@@ -38,6 +38,8 @@ struct lft_build {
 	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
 	uint32_t *dplane;	/* [nspines]: the LID being routed's plane on
 				   each spine by the first leaf's map, NONE */
+	uint8_t *taken;		/* [leaf * q + plane]: designated to a host
+				   there so far */
 	const struct fors_offmap *om;	/* NULL: offset j is plane designated + j */
 	struct fors_error *err;
 };
@@ -222,15 +224,17 @@ static int sibling_spine(const struct lft_build *b, uint32_t h, uint32_t p)
 	return 0;
 }
 
+/* Is plane p designated to a host of h's leaf before h? */
 static int taken_in_leaf(const struct lft_build *b, uint32_t h, uint32_t p)
 {
-	uint32_t g;
+	return b->taken[(size_t)leaf_of(b->fb, h) * b->fb->q + p];
+}
 
-	for (g = 0; g < h; g++)
-		if (leaf_of(b->fb, g) == leaf_of(b->fb, h) &&
-		    b->lf->designated[g] == p)
-			return 1;
-	return 0;
+/* Host h's plane is p: taken in its leaf for the hosts after it. */
+static void designate_as(struct lft_build *b, uint32_t h, uint32_t p)
+{
+	b->lf->designated[h] = p;
+	b->taken[(size_t)leaf_of(b->fb, h) * b->fb->q + p] = 1;
 }
 
 /* Slot mod q, moved to a live plane on a spine no sibling uses. */
@@ -252,11 +256,11 @@ static void designate(struct lft_build *b, uint32_t h)
 				continue;
 			if (strict == 1 && taken_in_leaf(b, h, p))
 				continue;
-			b->lf->designated[h] = p;
+			designate_as(b, h, p);
 			return;
 		}
 	}
-	b->lf->designated[h] = start % q;
+	designate_as(b, h, start % q);
 }
 
 /* Ports of one node (or system image) form a group, listed through next. */
@@ -706,6 +710,9 @@ static int lids(struct fors_lfts_job *j, uint32_t lmc, int renumber)
 		r = check_lids(b);
 	if (!r)
 		r = groups(b);
+	b->taken = r ? NULL : calloc((size_t)fb->m1 * fb->q + 1, 1);
+	if (!r && !b->taken)
+		r = FORS_ENOMEM;
 	for (h = 0; !r && h < fb->nhosts; h++)
 		designate(b, h);
 	return r;
@@ -724,6 +731,7 @@ static void job_free(struct fors_lfts_job *j, int keep)
 	free(b->load);
 	free(b->pinned);
 	free(b->dplane);
+	free(b->taken);
 	if (!keep)
 		fors_lfts_free(b->lf);
 	free(j);
