@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_sweep M0 M1 SPINES LMC RUNS [LEAF:SPINE]\n");
 		return 2;
 	}
-	fors_memory_fix_threshold();	/* as the plugin does */
+	fors_memory_tune();	/* as the plugin does */
 	b.m0 = (uint32_t)atoi(argv[1]);
 	b.m1 = (uint32_t)atoi(argv[2]);
 	b.ns = (uint32_t)atoi(argv[3]);

@@ -73,7 +73,7 @@ static void ran(int r, const struct fors_error *err)
  */
 START_TEST(mmap_threshold_fixed)
 {
-	int fixed = fors_memory_fix_threshold();
+	int fixed = fors_memory_tune();
 	char *big, *small;
 	size_t before;
 
@@ -91,6 +91,55 @@ START_TEST(mmap_threshold_fixed)
 	ck_assert_ptr_nonnull(small);
 	ck_assert_uint_ge(mallinfo2().hblkhd, before + (2u << 20));
 	free(small);
+}
+END_TEST
+
+/* A thread's block, touched, handed back through arg. */
+static void *allocate(void *arg)
+{
+	char *b = malloc(256u << 10);
+
+	if (b)
+		memset(b, 1, 256u << 10);
+	*(char **)arg = b;
+	return NULL;
+}
+
+/* The arenas malloc_info lists. */
+static int arenas(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	const char *p;
+	int n = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(malloc_info(0, f), 0);
+	fclose(f);
+	for (p = buf; (p = strstr(p, "<heap nr=")); p++)
+		n++;
+	free(buf);
+	return n;
+}
+
+/*
+ * Once tuned, a new thread allocates from the arena there is instead of
+ * making one of its own (which glibc does for each thread otherwise).
+ * Under valgrind or ASan glibc's arenas go unused: one is listed.
+ */
+START_TEST(one_arena)
+{
+	int tuned = fors_memory_tune();
+	pthread_t th;
+	char *b = NULL;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, allocate, &b), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(tuned, 0);
+	ck_assert_int_eq(arenas(), 1);
+	free(b);
 }
 END_TEST
 
@@ -1126,6 +1175,7 @@ static Suite *spawn_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, mmap_threshold_fixed);
+	tcase_add_test(tc, one_arena);
 	tcase_add_test(tc, exit_status);
 	tcase_add_test(tc, signalled);
 	tcase_add_test(tc, echo_through_cat);

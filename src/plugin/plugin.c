@@ -152,13 +152,13 @@ static int setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 static void *create(osm_opensm_t *osm)
 {
 	external_routing_engine_module_t m = { "fors", setup, NULL };
-	int fixed = fors_memory_fix_threshold();
+	int tuned = fors_memory_tune();
 	struct fors_plugin *p = fors_plugin_new(osm);
 
 	if (!p)
 		return NULL;
-	if (fixed)
-		LOG(p, OSM_LOG_INFO, "the C library's mmap threshold stays dynamic: OpenSM's peak memory may vary between sweeps\n");
+	if (tuned)
+		LOG(p, OSM_LOG_INFO, "the C library's mmap threshold or arena count stays as it was: OpenSM's peak memory may vary between sweeps\n");
 	m.context = p;
 	if (osm_register_external_routing_engine(osm, &m, p) != CL_SUCCESS) {
 		LOG(p, OSM_LOG_ERROR, "cannot register the routing engine\n");

@@ -5,8 +5,9 @@
 /*
  * Fix the C library's mmap threshold at 1 MiB for the whole process, so
  * that every block of 1 MiB or more is mapped on its own and given back
- * when freed: 0, or -1 when the library refused.
+ * when freed, and let every thread allocate from the arenas there are
+ * (one, where none was made yet): 0, or -1 when the library refused.
  */
-int fors_memory_fix_threshold(void);
+int fors_memory_tune(void);
 
 #endif
