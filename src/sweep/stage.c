@@ -90,10 +90,11 @@ static uint32_t cost(const struct stage *s, uint32_t x, uint32_t lid)
 static void change(struct stage *s, uint32_t x, uint32_t lid)
 {
 	const struct fors_walk *w = s->mut ? &s->u.wn : &s->u.wo;
+	uint32_t k = target(s, x, lid);
 
-	s->next->sw[w->table[x]].port[lid] = (uint8_t)target(s, x, lid);
+	s->next->sw[w->table[x]].port[lid] = (uint8_t)k;
 	s->changes++;
-	s->kept += live(target(s, x, lid));
+	s->kept += live(k);
 }
 
 /*

@@ -664,14 +664,16 @@ int fors_check_routes_beside(const struct fors_topology *t,
 
 	memset(rep, 0, sizeof(*rep));
 	rep->bound_file = fors_schedule_number(s, "bound");
-	r = rep->bound_file == -2 ? FORS_EINVAL : usable(&c);
-	if (rep->bound_file == -2)
+	if (rep->bound_file == -2) {
 		fors_error_set(err, "the fabric line's bound is not a number");
+		return FORS_EINVAL;
+	}
+	r = usable(&c);
 	if (!r)
 		r = setup(&c);
 	if (!r)
 		r = follow(&c);
-	th = start_job(job);
+	th = r ? NULL : start_job(job);
 	for (i = 0; !r && i < s->nhosts; i++)
 		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
 			top = s->hosts[i].lid + (1u << s->lmc) - 1;

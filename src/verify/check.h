@@ -57,7 +57,8 @@ struct fors_check_job {
 /*
  * fors_check_routes, and job (NULL: none) run once on a thread of its own
  * beside the tables' checks, after the transfers are followed (their
- * memory freed, one core idle), finished before it returns.
+ * memory freed, one core idle), finished before it returns; not run when
+ * the inputs fail first (an error other than FORS_EVERIFY).
  */
 int fors_check_routes_beside(const struct fors_topology *t,
 			     const struct fors_lft_dump *d,
