@@ -25,8 +25,12 @@
  * healthy with dual-port hosts in slots 0 and 1 of L00 and L02, their
  * second ports on L01 and L03 (DUAL), or healthy with an Aggregation Node
  * behind every switch and the LIDs a subnet manager would give (AGG).
+ * LAID is FT(2;4,4) at LMC 0 with L00 - S00 cut and slot 13 empty: more
+ * transfers than (leaf, LID) routes, so the checker lays each route out
+ * once and judges it there (verify/follow.c); the others follow each
+ * transfer through the tables.
  */
-enum { CUT, HEALTHY, ABSENT, DUAL, AGG };
+enum { CUT, HEALTHY, ABSENT, DUAL, AGG, LAID };
 
 struct fix {
 	struct fors_topology *live, *ref;
@@ -40,12 +44,13 @@ static void fix_open(struct fix *f, int kind)
 {
 	uint8_t cut[16] = { 1 }, absent[16] = { 0 };
 	uint32_t dual = kind == DUAL ? 2 : 0;
-	struct fors_netgen g = { 4, 4, 4, 1, kind == ABSENT ? absent : NULL,
-				 dual, kind == CUT ? cut : NULL, NULL,
-				 kind == AGG, 0 };
+	struct fors_netgen g = { 4, 4, 4, 1,
+				 kind == ABSENT || kind == LAID ? absent : NULL,
+				 dual, kind == CUT || kind == LAID ? cut : NULL,
+				 NULL, kind == AGG, 0 };
 	struct fors_netgen h = { 4, 4, 4, 1, NULL, dual, NULL, NULL,
 				 kind == AGG, 0 };
-	struct fors_route_opts o = { .lmc = 2 };
+	struct fors_route_opts o = { .lmc = kind == LAID ? 0 : 2 };
 
 	memset(f, 0, sizeof(*f));
 	absent[13] = 1;
@@ -220,9 +225,10 @@ static uint32_t collisions(const struct fix *f, int32_t lid, uint32_t sid)
 }
 
 /*
- * Host 5's leaf sends its LID at offset 1 to the leaf's next host: every
- * transfer to it misdelivered, the LID unreachable from every switch, and
- * the link into host 6 shared wherever host 6 receives too.
+ * Host 5's leaf sends its LID at offset 1 (at LMC 0 its only LID, on a
+ * route laid out) to the leaf's next host: every transfer to it
+ * misdelivered, the LID unreachable from every switch, and the link into
+ * host 6 shared wherever host 6 receives too.
  */
 START_TEST(undelivered)
 {
@@ -232,9 +238,9 @@ START_TEST(undelivered)
 	uint32_t lid, n;
 	char leaf[8];
 
-	fix_open(&f, CUT);
+	fix_open(&f, _i ? LAID : CUT);
 	fb = f.r->fb;
-	lid = f.r->lfts->host_lid[5] + 1;
+	lid = f.r->lfts->host_lid[5] + !_i;
 	n = users(&f, (int32_t)lid);
 	ck_assert_uint_gt(n, 0);
 	snprintf(leaf, sizeof(leaf), "L%02u", fb->hosts[5].sid / fb->m0);
@@ -337,6 +343,163 @@ START_TEST(not_updown)
 	ck_assert_uint_eq(f.rep.undelivered, 0);
 	ck_assert_uint_eq(f.rep.unreachable, 0);
 	kept_has(&f.rep, "takes a path through 5 switches that is not leaf-spine-leaf");
+	fix_close(&f);
+}
+END_TEST
+
+/* The name of the link into (down 0) or out of host sid's port. */
+static void host_link(const struct fix *f, uint32_t sid, int down,
+		      char *b, size_t len)
+{
+	const struct fors_fabric *fb = f->r->fb;
+	const struct fors_fhost *h = &fb->hosts[fb->host_at[sid]];
+
+	if (down)
+		snprintf(b, len, "-> \"%s\" carries",
+			 f->live->nodes[h->node].desc);
+	else
+		snprintf(b, len, "link \"%s\"[%u] -> ",
+			 f->live->nodes[h->node].desc, h->port);
+}
+
+/* The check fails on a shared link, named by want; nothing undelivered. */
+static void shared_found(struct fix *f, const char *want)
+{
+	check_fails(f);
+	ck_assert_uint_ge(f->rep.shared, 1);
+	ck_assert_uint_eq(f->rep.undelivered, 0);
+	kept_has(&f->rep, want);
+	fix_close(f);
+}
+
+/*
+ * On routes laid out (LAID): a transfer of phase 0 given the source (_i 0)
+ * or the destination and DLID (_i 1) of another of that phase, so the
+ * link out of that source or into that destination carries two.
+ */
+START_TEST(laid_shared)
+{
+	struct fix f;
+	struct fors_schedule *s;
+	struct fors_xfer *a, *b;
+	char want[64];
+	size_t i;
+
+	fix_open(&f, LAID);
+	s = f.r->s;
+	a = &s->xfers[s->start[0]];
+	for (i = s->start[0] + 1; i < s->start[1]; i++) {
+		b = &s->xfers[i];
+		if (b->src != a->dst && b->dst != a->src)
+			break;
+	}
+	ck_assert_uint_lt(i, s->start[1]);
+	host_link(&f, _i ? a->dst : a->src, _i, want, sizeof(want));
+	if (_i) {
+		b->dst = a->dst;
+		b->dlid = a->dlid;
+	} else {
+		b->src = a->src;
+	}
+	shared_found(&f, want);
+}
+END_TEST
+
+/*
+ * Transfers a and b of one phase from two leaves into one (not L00, whose
+ * cable to S00 is cut), or 0 when phase p has none.
+ */
+static int into_one_leaf(const struct fix *f, uint32_t p, size_t *a,
+			 size_t *b)
+{
+	const struct fors_schedule *s = f->r->s;
+	const struct fors_xfer *x, *y;
+
+	for (*a = s->start[p]; *a < s->start[p + 1]; (*a)++)
+		for (*b = s->start[p]; *b < s->start[p + 1]; (*b)++) {
+			x = &s->xfers[*a];
+			y = &s->xfers[*b];
+			if (inter(f, x) && inter(f, y) &&
+			    leaf_of(f, x->dst) == leaf_of(f, y->dst) &&
+			    leaf_of(f, x->src) != leaf_of(f, y->src) &&
+			    leaf_of(f, y->src) != 0)
+				return 1;
+		}
+	return 0;
+}
+
+/*
+ * On routes laid out (LAID): transfer b's source leaf sends b's DLID up
+ * to the spine of a, another transfer of b's phase into b's leaf, so the
+ * link down from that spine into the leaf carries two.
+ */
+START_TEST(laid_down_link_shared)
+{
+	struct fix f;
+	const struct fors_xfer *a, *b;
+	char lb[8], ld[8], sa[8], want[64];
+	uint32_t p = 0;
+	size_t i = 0, j = 0;
+
+	fix_open(&f, LAID);
+	while (p < f.r->s->nphases && !into_one_leaf(&f, p, &i, &j))
+		p++;
+	ck_assert_uint_lt(p, f.r->s->nphases);
+	a = &f.r->s->xfers[i];
+	b = &f.r->s->xfers[j];
+	snprintf(lb, sizeof(lb), "L%02u", leaf_of(&f, b->src));
+	snprintf(ld, sizeof(ld), "L%02u", leaf_of(&f, a->dst));
+	up_spine(&f, leaf_of(&f, a->src), (uint32_t)a->dlid, sa);
+	snprintf(want, sizeof(want), "link \"%s\"[%u] -> \"%s\" carries",
+		 sa, port_to(f.live, sa, ld), ld);
+	dump_switch(f.d, lb)->port[b->dlid] = (uint8_t)port_to(f.live, lb, sa);
+	shared_found(&f, want);
+}
+END_TEST
+
+/* The port of node a cabled to node b, in t; 0 when none. */
+static uint32_t cabled(const struct fors_topology *t, uint32_t a, uint32_t b)
+{
+	uint32_t k;
+
+	for (k = 1; k <= t->nodes[a].nports; k++)
+		if (t->nodes[a].ports[k].peer == b)
+			return k;
+	return 0;
+}
+
+/*
+ * On routes laid out (LAID): a cable from L00's free port (its cable to
+ * S00 is cut) into L03's free one (slot 13 is empty), and L00's route to
+ * a host of L03 sent over it: delivered, through two switches, by every
+ * one of L00's four hosts.
+ */
+START_TEST(laid_leaf_to_leaf)
+{
+	struct fix f;
+	const struct fors_fabric *fb;
+	uint32_t l0, l3, p0, p3, lid;
+
+	fix_open(&f, LAID);
+	fb = f.r->fb;
+	l0 = fb->leaf[0];
+	l3 = fb->leaf[3];
+	p0 = port_to(f.ref, "L00", "S00");
+	p3 = cabled(f.ref, l3, fb->hosts[fb->host_at[12]].node);
+	ck_assert_uint_eq(f.live->nodes[l0].ports[p0].peer, FORS_NO_PEER);
+	ck_assert_uint_eq(f.live->nodes[l3].ports[p3 + 1].peer, FORS_NO_PEER);
+	p3++;
+	f.live->nodes[l0].ports[p0] = (struct fors_port){ .peer = l3,
+							  .peer_port = p3 };
+	f.live->nodes[l3].ports[p3] = (struct fors_port){ .peer = l0,
+							  .peer_port = p0 };
+	lid = f.r->lfts->host_lid[fb->host_at[14]];
+	dump_switch(f.d, "L00")->port[lid] = (uint8_t)p0;
+	check_fails(&f);
+	ck_assert_uint_eq(f.rep.not_updown, 4);
+	ck_assert_uint_eq(f.rep.undelivered, 0);
+	ck_assert_uint_eq(f.rep.shared, 0);
+	kept_has(&f.rep, "takes a path through 2 switches");
 	fix_close(&f);
 }
 END_TEST
@@ -1004,7 +1167,10 @@ int main(void)
 	TCase *sched = tcase_create("schedule");
 
 	tcase_add_loop_test(tables, shared_link, 0, 2);
-	tcase_add_test(tables, undelivered);
+	tcase_add_loop_test(tables, undelivered, 0, 2);
+	tcase_add_loop_test(tables, laid_shared, 0, 2);
+	tcase_add_test(tables, laid_leaf_to_leaf);
+	tcase_add_test(tables, laid_down_link_shared);
 	tcase_add_test(tables, lost);
 	tcase_add_test(tables, not_updown);
 	tcase_add_test(tables, unreachable);

@@ -6,8 +6,10 @@
  * out flat once (by LID, and each channel's far end) and a route
  * of up to three links is followed through them without a call per hop;
  * where the schedule has more transfers than (host switch, LID) pairs,
- * each pair's route is followed once, up front. Anything else is walked
- * hop by hop (verify/walk.c), so every message is the walk's own. The
+ * each pair's route is followed and judged once, up front, and a transfer
+ * that ends where its route does only loads the route's links. Anything
+ * else is walked hop by hop (verify/walk.c), so every message is the
+ * walk's own. The
  * phases are shared between two threads, each with its own link loads
  * and report, merged in phase order.
  */
@@ -38,6 +40,8 @@ struct flat {
 				   lookup from its port */
 	uint8_t *ca;		/* per node: a CA */
 	uint32_t *src_chan;	/* per host slot: its port's channel */
+	uint32_t *dst_chan;	/* per host slot: the channel into its port,
+				   FORS_NO_PEER when its port is down */
 	uint32_t *src_sw;	/* per host slot: the switch it sends into,
 				   FORS_NO_PEER when its port is down */
 	uint32_t *src_row;	/* per node: its row of route, FORS_NO_PEER
@@ -45,10 +49,12 @@ struct flat {
 	uint32_t nsrc;		/* rows of route */
 	uint8_t *route;		/* [(row * nlid + lid) * FLAT_LINKS]: a LID's
 				   flat route from a host's switch, the port
-				   it leaves each switch by, 0 after the last
-				   (none: walk it); NULL where the schedule
-				   has no more transfers than such routes
-				   (then byl is followed per transfer) */
+				   it leaves each switch by, 0 after the last;
+				   none where it does not reach a CA within a
+				   leaf or leaf-spine-leaf (walk it); NULL
+				   where the schedule has no more transfers
+				   than such routes (then byl is followed per
+				   transfer) */
 };
 
 /*
@@ -208,39 +214,6 @@ static int flat_route(const struct flat *fl, const struct fors_follow_in *in,
 	return 0;
 }
 
-/*
- * flat_route's answer for a host's switch x, from the routes laid out
- * (port 0 is no link: a route leaves by a port above 0), or followed
- * through the tables where there are none.
- */
-static int routed(const struct follower *f, uint32_t x, uint32_t lid,
-		  uint32_t *ch, struct fors_hop *h)
-{
-	const struct flat *fl = f->fl;
-	const uint8_t *r;
-	uint32_t n, b = f->in->g->pbase[x];
-
-	if (!fl->route)
-		return flat_route(fl, f->in, x, lid, ch, h);
-	if (fl->src_row[x] == FORS_NO_PEER || lid >= fl->nlid)
-		return 0;
-	r = &fl->route[((size_t)fl->src_row[x] * fl->nlid + lid) *
-		       FLAT_LINKS];
-	for (n = 0; n < FLAT_LINKS && r[n]; n++) {
-		ch[n] = b + r[n];
-		h->sw[n] = x;
-		x = fl->peer[ch[n]];
-		b = fl->peer_base[ch[n]];
-	}
-	if (!n)
-		return 0;
-	h->nsw = n;
-	h->node = x;
-	h->port = fl->peer_port[ch[n - 1]];
-	h->fail = NULL;
-	return 1;
-}
-
 /* Transfer x's route h, walked or followed flat, judged in phase p. */
 static void judge(struct follower *f, const struct fors_xfer *x, uint32_t p,
 		  struct fors_hop *h)
@@ -260,7 +233,40 @@ static void judge(struct follower *f, const struct fors_xfer *x, uint32_t p,
 	}
 }
 
-/* Transfer i of phase p: its source port, then its flat route or walk. */
+/*
+ * Transfer x from switch sw on its laid-out route, judged when laid out
+ * (lay_rows), when the route ends in x's destination port: its channels
+ * used; 0 when it must be followed and judged as any other. Inline: most
+ * of four million transfers take it.
+ */
+static inline int laid(const struct use_arg *u, uint32_t sw,
+		       const struct fors_xfer *x)
+{
+	const struct flat *fl = u->f->fl;
+	uint32_t lid = (uint32_t)x->dlid, c[FLAT_LINKS], n, j;
+	const uint8_t *r;
+
+	if (lid >= fl->nlid)
+		return 0;
+	r = &fl->route[((size_t)fl->src_row[sw] * fl->nlid + lid) *
+		       FLAT_LINKS];
+	if (!r[0])
+		return 0;
+	c[0] = u->f->in->g->pbase[sw] + r[0];
+	for (n = 1; n < FLAT_LINKS && r[n]; n++)
+		c[n] = fl->peer_base[c[n - 1]] + r[n];
+	if (c[n - 1] != fl->dst_chan[x->dst])
+		return 0;
+	use_chan(u, fl->src_chan[x->src]);
+	for (j = 0; j < n; j++)
+		use_chan(u, c[j]);
+	return 1;
+}
+
+/*
+ * Transfer i of phase p: on its laid-out route, or from its source port
+ * through the tables flat, or walked.
+ */
 static void follow(struct follower *f, uint32_t p, size_t i)
 {
 	const struct fors_follow_in *in = f->in;
@@ -282,8 +288,11 @@ static void follow(struct follower *f, uint32_t p, size_t i)
 		     x->src, x->dst);
 		return;
 	}
+	if (f->fl->route && laid(&u, sw, x))
+		return;
 	use_chan(&u, f->fl->src_chan[x->src]);
-	if (routed(f, sw, (uint32_t)x->dlid, ch, &h))
+	if (!f->fl->route &&
+	    flat_route(f->fl, in, sw, (uint32_t)x->dlid, ch, &h))
 		for (j = 0; j < h.nsw; j++)
 			use_chan(&u, ch[j]);
 	else
@@ -358,23 +367,36 @@ static void flat_free(struct flat *fl)
 	free(fl->peer_base);
 	free(fl->ca);
 	free(fl->src_chan);
+	free(fl->dst_chan);
 	free(fl->src_sw);
 	free(fl->src_row);
 	free(fl->route);
 }
 
-/* Each host slot's channel into its switch, FORS_NO_PEER where none. */
+/*
+ * Each host slot's channel into its switch and the switch, and the channel
+ * out of that switch whose far end is the host's port; FORS_NO_PEER where
+ * none.
+ */
 static void flat_hosts(struct flat *fl, const struct fors_follow_in *in)
 {
 	const struct fors_topology *t = in->w->t;
-	uint32_t h, hosts = in->s->m0 * in->s->m1;
+	uint32_t h, c, sw, hosts = in->s->m0 * in->s->m1;
 
 	for (h = 0; h < hosts; h++) {
-		fl->src_sw[h] = FORS_NO_PEER;
+		fl->src_sw[h] = fl->dst_chan[h] = FORS_NO_PEER;
 		if (in->hnode[h] == UINT32_MAX)
 			continue;
 		fl->src_chan[h] = in->g->pbase[in->hnode[h]] + in->hport[h];
-		fl->src_sw[h] = t->nodes[in->hnode[h]].ports[in->hport[h]].peer;
+		sw = t->nodes[in->hnode[h]].ports[in->hport[h]].peer;
+		fl->src_sw[h] = sw;
+		if (sw == FORS_NO_PEER)
+			continue;
+		c = in->g->pbase[sw] +
+		    t->nodes[in->hnode[h]].ports[in->hport[h]].peer_port;
+		if (c < in->g->pbase[sw + 1] && fl->peer[c] == in->hnode[h] &&
+		    fl->peer_port[c] == in->hport[h])
+			fl->dst_chan[h] = c;
 	}
 }
 
@@ -401,7 +423,19 @@ struct lay {
 	uint32_t r0, r1;
 };
 
-/* Each route of rows l->r0 .. l->r1 - 1 into fl->route. */
+/*
+ * A route within a leaf or leaf-spine-leaf, whatever the phase: one laid
+ * out passes updown() in every phase.
+ */
+static int shaped(const uint8_t *leaf, const struct fors_hop *h)
+{
+	if (h->nsw == 1)
+		return leaf[h->sw[0]];
+	return h->nsw == 3 && leaf[h->sw[0]] && !leaf[h->sw[1]] &&
+	       leaf[h->sw[2]];
+}
+
+/* Each route of rows l->r0 .. l->r1 - 1 that is shaped into fl->route. */
 static void *lay_rows(void *arg)
 {
 	const struct lay *l = arg;
@@ -415,7 +449,8 @@ static void *lay_rows(void *arg)
 			rec = &l->fl->route[((size_t)r * l->fl->nlid + lid) *
 					    FLAT_LINKS];
 			memset(rec, 0, sizeof(*rec) * FLAT_LINKS);
-			if (!flat_route(l->fl, l->in, l->sw[r], lid, ch, &h))
+			if (!flat_route(l->fl, l->in, l->sw[r], lid, ch, &h) ||
+			    !shaped(l->in->leaf, &h))
 				continue;
 			for (n = 0; n < h.nsw; n++)
 				rec[n] = (uint8_t)(ch[n] - pbase[h.sw[n]]);
@@ -485,9 +520,10 @@ static int flat_init(struct flat *fl, const struct fors_follow_in *in)
 	fl->peer_base = calloc(in->g->nchan + 1, sizeof(uint32_t));
 	fl->src_chan = malloc(sizeof(uint32_t) * (hosts + 1));
 	fl->src_sw = malloc(sizeof(uint32_t) * (hosts + 1));
+	fl->dst_chan = malloc(sizeof(uint32_t) * (hosts + 1));
 	fl->src_row = malloc(sizeof(uint32_t) * (t->nnodes + 1));
 	if (!fl->ca || !fl->peer || !fl->peer_port || !fl->peer_base ||
-	    !fl->src_chan || !fl->src_sw || !fl->src_row)
+	    !fl->src_chan || !fl->src_sw || !fl->dst_chan || !fl->src_row)
 		return FORS_ENOMEM;
 	for (i = 0; i < t->nnodes; i++) {
 		const struct fors_node *n = &t->nodes[i];
