@@ -23,6 +23,7 @@
 
 #include "sys/memory.h"
 #include "sys/spawn.h"
+#include "sys/threads.h"
 #include "sys/tmpdir.h"
 #include "ilp/cbc.h"
 #include "ilp/glpsol.h"
@@ -467,6 +468,49 @@ START_TEST(threads)
 		ck_assert_ptr_null(bad);
 	}
 	no_child();
+}
+END_TEST
+
+/* A count raised step by step, each step's value written before it. */
+struct steps {
+	struct fors_progress *p;
+	uint32_t v[64];
+};
+
+static void *stepper(void *arg)
+{
+	struct steps *g = arg;
+	uint32_t i;
+
+	for (i = 0; i < 64; i++) {
+		usleep(200);
+		g->v[i] = i + 1;
+		fors_progress_raise(g->p, i + 1);
+	}
+	return NULL;
+}
+
+/*
+ * What a thread wrote before it raised a count is there for the thread
+ * that waited for it, each step (the schedule's phases, as the builder
+ * raises them for the assignment); the raiser is the slower one here.
+ */
+START_TEST(progress_in_order)
+{
+	struct steps g = { 0 };
+	pthread_t t;
+	uint32_t i;
+
+	ck_assert_int_eq(fors_progress_new(&g.p), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, stepper, &g), 0);
+	for (i = 0; i < 64; i++) {
+		fors_progress_wait(g.p, i + 1);
+		ck_assert_uint_eq(g.v[i], i + 1);
+	}
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	fors_progress_wait(g.p, 64);
+	fors_progress_free(g.p);
+	fors_progress_free(NULL);
 }
 END_TEST
 
@@ -1202,6 +1246,7 @@ static Suite *spawn_suite(void)
 	tcase_add_test(tc, no_inherited_descriptor);
 	tcase_add_test(tc, signals_left_alone);
 	tcase_add_test(tc, threads);
+	tcase_add_test(tc, progress_in_order);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(sv, 120);
 	tcase_add_loop_test(sv, real_feasible, 0, nreal);

@@ -72,6 +72,7 @@ struct assigner {
 	int32_t *via;		/* [m0]: with it, the plane of slot a's send
 				   in the phase, -1 none */
 	int cyclic;		/* the cyclic pattern: no Algorithm 1 ranks */
+	uint32_t crowded;	/* phase + 1 with more transfers than hosts */
 };
 
 const char *fors_method_name(enum fors_method m)
@@ -881,7 +882,26 @@ static void cleanup(struct assigner *a)
 	free(a->used);
 }
 
-/* Every phase of in placed: its phases split where they must be. */
+/*
+ * Phase p of in, waited for while it is being built; more transfers than
+ * hosts is a phase nothing can place (a->crowded, p + 1).
+ */
+static int arrived(struct assigner *a, const struct fors_schedule *in,
+		   uint32_t p)
+{
+	if (a->info->built)
+		fors_progress_wait(a->info->built, p + 1);
+	if (in->start[p + 1] - in->start[p] <= (size_t)in->m0 * in->m1)
+		return 0;
+	a->crowded = p + 1;
+	return FORS_EINVAL;
+}
+
+/*
+ * Every phase of in placed: its phases split where they must be. A phase
+ * being built is waited for, and every phase is before the taken
+ * transfers are freed on a failure.
+ */
 static int run(struct assigner *a, const struct fors_schedule *in,
 	       struct fors_schedule **out, struct fors_error *err)
 {
@@ -895,20 +915,21 @@ static int run(struct assigner *a, const struct fors_schedule *in,
 		fors_error_set(err, "the schedule was not built for this fabric");
 		return FORS_EINVAL;
 	}
-	for (p = 0; p < in->nphases; p++) {
-		if (in->start[p + 1] - in->start[p] > (size_t)in->m0 * in->m1) {
-			fors_error_set(err, "phase %u has more transfers than hosts",
-				       p);
-			return FORS_EINVAL;
-		}
-	}
 	r = setup(a);
-	for (p = 0; !r && p < in->nphases; p++)
-		r = phase(a, p);
+	for (p = 0; !r && p < in->nphases; p++) {
+		r = arrived(a, in, p);
+		if (!r)
+			r = phase(a, p);
+	}
+	if (r && a->info->built)
+		fors_progress_wait(a->info->built, in->nphases);
 	if (!r)
 		r = fors_split_finish(&a->out, in, out);
 	cleanup(a);
-	if (r == FORS_ELIMIT)
+	if (a->crowded)
+		fors_error_set(err, "phase %u has more transfers than hosts",
+			       a->crowded - 1);
+	else if (r == FORS_ELIMIT)
 		fors_error_set(err, "%u phases added: stopped",
 			       a->info->split_cap);
 	else if (r && a->stuck && a->om)

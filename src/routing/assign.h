@@ -4,6 +4,7 @@
 
 #include "fabric/fabric.h"
 #include "schedule/schedule.h"
+#include "sys/threads.h"
 
 enum fors_method {
 	FORS_METHOD_ALG2,	/* the FORS paper's Algorithm 2 */
@@ -20,6 +21,9 @@ struct fors_assign_info {
 	uint32_t split_cap;	/* in: FORS_ELIMIT once this many phases
 				   are added (a schedule that cannot beat
 				   another); 0: no limit */
+	struct fors_progress *built;	/* in: NULL, or the phases of the
+					   schedule built so far, on another
+					   thread (schedule.h, builder) */
 };
 
 /* The method as the schedule file and the log name it: "alg2", ... */

@@ -101,17 +101,12 @@ static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 	return e == FORS_ENOMEM ? e : 0;
 }
 
-/*
- * Algorithm 1's abstract schedule of fb's present hosts (*present),
- * without the transfers of leaves apart (routing/detour.h).
- */
-static int schedule(struct fors_route *r, uint8_t **present,
-		    struct fors_schedule **abs, struct fors_error *err)
+/* The hosts that take part, by slot, in *present. */
+static int present_slots(const struct fors_route *r, uint8_t **present,
+			 struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
-	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
 	uint32_t i;
-	int e;
 
 	*present = malloc((size_t)fb->m0 * fb->m1 + 1);
 	if (!*present) {
@@ -121,9 +116,97 @@ static int schedule(struct fors_route *r, uint8_t **present,
 	for (i = 0; i < fb->m0 * fb->m1; i++)
 		(*present)[i] = fb->host_at[i] >= 0 &&
 				r->joins[fb->host_at[i]];
+	return 0;
+}
+
+/*
+ * Algorithm 1's abstract schedule of fb's present hosts (*present),
+ * without the transfers of leaves apart (routing/detour.h).
+ */
+static int schedule(struct fors_route *r, uint8_t **present,
+		    struct fors_schedule **abs, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
+	int e = present_slots(r, present, err);
+
+	if (e)
+		return e;
 	sp.present = *present;
 	e = fors_schedule_build(abs, &sp, &r->intra, err);
 	return e || !fb->apart ? e : without_apart(fb, abs, err);
+}
+
+/*
+ * Algorithm 1's schedule built on a thread of its own, phase by phase,
+ * while the assignment places each phase as it comes: at 2,048 hosts the
+ * build is a third of the routing, and the assignment waits on it only at
+ * the start.
+ */
+struct building {
+	struct fors_schedule_builder *b;
+	struct fors_progress *done;	/* the phases built */
+	struct fors_thread *th;
+	uint32_t n;
+};
+
+static void *build_phases(void *arg)
+{
+	struct building *g = arg;
+	uint32_t p;
+
+	for (p = 0; p + 1 < g->n; p++) {
+		fors_schedule_build_phase(g->b, p);
+		if (g->done)
+			fors_progress_raise(g->done, p + 1);
+	}
+	if (g->n)
+		fors_schedule_build_phase(g->b, g->n - 1);
+	fors_schedule_build_end(g->b);
+	if (g->done)
+		fors_progress_raise(g->done, g->n);
+	return NULL;
+}
+
+/*
+ * schedule() begun on a thread where no leaves are apart (their removal
+ * needs the whole schedule); *abs takes its phases as g->done says.
+ * building_end() before anything else reads or frees *abs.
+ */
+static int building(struct fors_route *r, uint8_t **present,
+		    struct fors_schedule **abs, struct building *g,
+		    struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
+	int e;
+
+	*g = (struct building){ 0 };
+	if (fb->apart)
+		return schedule(r, present, abs, err);
+	e = present_slots(r, present, err);
+	if (e)
+		return e;
+	sp.present = *present;
+	e = fors_schedule_build_begin(abs, &sp, &r->intra, &g->b, err);
+	if (e)
+		return e;
+	g->n = (*abs)->nphases;
+	if (fors_progress_new(&g->done) ||
+	    fors_thread_start(build_phases, g, &g->th)) {
+		fors_progress_free(g->done);
+		g->done = NULL;
+		build_phases(g);	/* here, whole, with nobody waiting */
+	}
+	return 0;
+}
+
+/* The thread of building() joined: its schedule is whole. */
+static void building_end(struct building *g)
+{
+	fors_thread_join(g->th);
+	fors_progress_free(g->done);
+	*g = (struct building){ 0 };
 }
 
 /*
@@ -369,14 +452,20 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	struct fors_assign_info info = { 0 };
 	uint8_t *present = NULL;
 	uint64_t cells = 0;
+	struct building g;
 	uint32_t k;
-	int e = schedule(r, &present, &abs, err);
+	int e = few ? building(r, &present, &abs, &g, err) :
+		      schedule(r, &present, &abs, err);
 
 	*pl = NULL;
 	if (!e && (few || o->algorithm1 || abs->nphases <= r->usable.t)) {
+		r->assign.built = few ? g.done : NULL;
 		e = candidate(r, o, abs, pl, &info, err);
+		r->assign.built = info.built = NULL;
 		alg1 = 1;
 	}
+	if (few)
+		building_end(&g);
 	for (k = 0; !e &&
 	     (!few || (!k && (uint64_t)r->usable.t *
 			    r->fb->nhosts <= FORS_CYCLIC_CELLS)) &&

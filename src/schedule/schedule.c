@@ -196,43 +196,47 @@ static int present(const struct fors_sched_params *sp, uint32_t h)
 	return !sp->present || sp->present[h];
 }
 
-struct emit {
-	const struct fors_sched_params *sp;
-	const struct inter *in;
-	const uint32_t *ist, *ied;	/* intra edges by phase */
-	int64_t *row;			/* destination of each source */
+struct fors_schedule_builder {
+	struct fors_sched_params sp;	/* a copy: the caller's may go */
+	struct inter in;
+	uint32_t *ist, *ied;	/* intra edges by phase */
+	int64_t *row;		/* destination of each source */
+	struct fors_schedule *s;
+	struct fors_xfer *xfers;	/* s's, kept: a taker may move them */
+	size_t *start;
+	uint32_t m0, m1, nphases;
 };
 
-static void emit_phase(struct fors_schedule *s, const struct emit *em,
-		       uint32_t p)
+void fors_schedule_build_phase(struct fors_schedule_builder *b, uint32_t p)
 {
-	uint32_t m0 = s->m0, hosts = s->m0 * s->m1, g, a, i, h;
-	size_t n = s->start[p];
+	uint32_t m0 = b->m0, hosts = b->m0 * b->m1, g, a, i, h;
+	size_t n = b->start[p];
+	int64_t *row = b->row;
 
 	for (h = 0; h < hosts; h++)
-		em->row[h] = -1;
-	for (a = 0; p < em->in->pf && a < m0; a++) {
-		int64_t d = inter_dst(em->in, 0, a, p);
+		row[h] = -1;
+	for (a = 0; p < b->in.pf && a < m0; a++) {
+		int64_t d = inter_dst(&b->in, 0, a, p);
 
 		/* d + g * m0 wraps once at most: no division per transfer */
-		for (g = 0; d >= 0 && g < s->m1; g++, d += m0)
-			em->row[g * m0 + a] = d < hosts ? d : d - hosts;
+		for (g = 0; d >= 0 && g < b->m1; g++, d += m0)
+			row[g * m0 + a] = d < hosts ? d : d - hosts;
 	}
-	for (i = em->ist[p]; i < em->ist[p + 1]; i++) {
-		uint32_t e = em->ied[i], src = e / (m0 - 1), k = e % (m0 - 1);
+	for (i = b->ist[p]; i < b->ist[p + 1]; i++) {
+		uint32_t e = b->ied[i], src = e / (m0 - 1), k = e % (m0 - 1);
 		uint32_t dst = k < src ? k : k + 1;
 
-		for (g = 0; g < s->m1; g++)
-			em->row[g * m0 + src] = g * m0 + dst;
+		for (g = 0; g < b->m1; g++)
+			row[g * m0 + src] = g * m0 + dst;
 	}
 	for (h = 0; h < hosts; h++) {
-		if (em->row[h] < 0 || !present(em->sp, h) ||
-		    !present(em->sp, (uint32_t)em->row[h]))
+		if (row[h] < 0 || !present(&b->sp, h) ||
+		    !present(&b->sp, (uint32_t)row[h]))
 			continue;
-		s->xfers[n++] = fors_xfer_make(h, (uint32_t)em->row[h], -1,
+		b->xfers[n++] = fors_xfer_make(h, (uint32_t)row[h], -1,
 					       FORS_NO_DLID);
 	}
-	s->start[p + 1] = n;
+	b->start[p + 1] = n;
 }
 
 static struct fors_schedule *alloc_schedule(const struct fors_sched_params *sp,
@@ -261,46 +265,85 @@ static struct fors_schedule *alloc_schedule(const struct fors_sched_params *sp,
 	return s;
 }
 
+void fors_schedule_build_end(struct fors_schedule_builder *b)
+{
+	if (!b)
+		return;
+	if (b->s)
+		b->s->nxfers = b->start[b->nphases];
+	free(b->ist);
+	free(b->ied);
+	free(b->row);
+	free(b);
+}
+
+/* The intra-leaf phases, bucketed, and the schedule allocated. */
+static int prepare(struct fors_schedule_builder *b,
+		   struct fors_intra_info *info)
+{
+	struct fors_intra_info local;
+	uint32_t ne = b->m0 * (b->m0 - 1), *phase = malloc(sizeof(uint32_t) * (ne + 1));
+	int r = !phase || !b->row ||
+		intra_fill(&b->in, phase, &b->nphases, info ? info : &local) ||
+		bucket(phase, ne, b->nphases, &b->ist, &b->ied);
+
+	free(phase);
+	if (!r)
+		b->s = alloc_schedule(&b->sp, b->nphases);
+	return r || !b->s ? FORS_ENOMEM : 0;
+}
+
+int fors_schedule_build_begin(struct fors_schedule **out,
+			      const struct fors_sched_params *sp,
+			      struct fors_intra_info *info,
+			      struct fors_schedule_builder **bp,
+			      struct fors_error *err)
+{
+	struct fors_schedule_builder *b;
+	int r;
+
+	*out = NULL;
+	*bp = NULL;
+	r = fors_sched_check_params(sp, err);
+	if (r)
+		return r;
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		fors_error_set(err, "out of memory while building the schedule");
+		return FORS_ENOMEM;
+	}
+	b->sp = *sp;
+	b->m0 = sp->m0;
+	b->m1 = sp->m1;
+	inter_init(&b->in, sp->m0, sp->m1, sp->f);
+	b->row = malloc(sizeof(int64_t) * sp->m0 * sp->m1);
+	r = prepare(b, info);
+	if (r) {
+		fors_schedule_free(b->s);
+		b->s = NULL;
+		fors_schedule_build_end(b);
+		fors_error_set(err, "out of memory while building the schedule");
+		return r;
+	}
+	b->xfers = b->s->xfers;
+	b->start = b->s->start;
+	*out = b->s;
+	*bp = b;
+	return 0;
+}
+
 int fors_schedule_build(struct fors_schedule **out,
 			const struct fors_sched_params *sp,
 			struct fors_intra_info *info, struct fors_error *err)
 {
-	struct fors_intra_info local;
-	struct fors_schedule *s = NULL;
-	struct inter in;
-	struct emit em = { .sp = sp, .in = &in };
-	uint32_t *phase, *ist = NULL, *ied = NULL, n, p;
-	uint32_t ne = sp->m0 * (sp->m0 - 1);
-	int r;
+	struct fors_schedule_builder *b;
+	uint32_t p;
+	int r = fors_schedule_build_begin(out, sp, info, &b, err);
 
-	*out = NULL;
-	r = fors_sched_check_params(sp, err);
 	if (r)
 		return r;
-	inter_init(&in, sp->m0, sp->m1, sp->f);
-	phase = malloc(sizeof(uint32_t) * (ne + 1));
-	em.row = malloc(sizeof(int64_t) * sp->m0 * sp->m1);
-	r = FORS_ENOMEM;
-	if (!phase || !em.row ||
-	    intra_fill(&in, phase, &n, info ? info : &local) ||
-	    bucket(phase, ne, n, &ist, &ied))
-		goto out;
-	s = alloc_schedule(sp, n);
-	if (!s)
-		goto out;
-	em.ist = ist;
-	em.ied = ied;
-	for (p = 0; p < n; p++)
-		emit_phase(s, &em, p);
-	s->nxfers = s->start[n];
-	*out = s;
-	r = FORS_OK;
-out:
-	if (r)
-		fors_error_set(err, "out of memory while building the schedule");
-	free(phase);
-	free(em.row);
-	free(ist);
-	free(ied);
-	return r;
+	for (p = 0; p < b->nphases; p++)
+		fors_schedule_build_phase(b, p);
+	fors_schedule_build_end(b);
+	return 0;
 }

@@ -123,6 +123,28 @@ int fors_schedule_build(struct fors_schedule **out,
 			const struct fors_sched_params *sp,
 			struct fors_intra_info *info, struct fors_error *err);
 
+/*
+ * fors_schedule_build in steps, so that another thread may take each phase
+ * as it comes: the schedule with its phase count in *out and no phase yet
+ * (fors_schedule_build_begin), each phase in order (_phase: start[p + 1]
+ * and phase p's transfers), then nxfers (_end, which frees b). The
+ * builder writes through the arrays *out had at the start, which the
+ * taker may move out of it.
+ */
+struct fors_schedule_builder;
+
+int fors_schedule_build_begin(struct fors_schedule **out,
+			      const struct fors_sched_params *sp,
+			      struct fors_intra_info *info,
+			      struct fors_schedule_builder **b,
+			      struct fors_error *err);
+
+/* Phase p of b's schedule, after every phase before it. */
+void fors_schedule_build_phase(struct fors_schedule_builder *b, uint32_t p);
+
+/* b's schedule complete (nxfers), b freed; NULL is ignored. */
+void fors_schedule_build_end(struct fors_schedule_builder *b);
+
 /* Free s and everything it owns; NULL is ignored. */
 void fors_schedule_free(struct fors_schedule *s);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "base/error.h"
@@ -46,4 +47,62 @@ void fors_thread_join(struct fors_thread *t)
 		return;
 	pthread_join(t->th, NULL);
 	free(t);
+}
+
+/*
+ * The count is read without the lock first: a waiter that is behind takes
+ * the lock, and the raiser wakes it under the lock, so no wake-up is lost.
+ */
+struct fors_progress {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	_Atomic uint32_t n;
+};
+
+int fors_progress_new(struct fors_progress **out)
+{
+	struct fors_progress *p = malloc(sizeof(*p));
+
+	*out = NULL;
+	if (!p)
+		return FORS_ENOMEM;
+	if (pthread_mutex_init(&p->mu, NULL)) {
+		free(p);
+		return FORS_ENOMEM;
+	}
+	if (pthread_cond_init(&p->cv, NULL)) {
+		pthread_mutex_destroy(&p->mu);
+		free(p);
+		return FORS_ENOMEM;
+	}
+	atomic_init(&p->n, 0);
+	*out = p;
+	return 0;
+}
+
+void fors_progress_raise(struct fors_progress *p, uint32_t n)
+{
+	pthread_mutex_lock(&p->mu);
+	atomic_store_explicit(&p->n, n, memory_order_release);
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void fors_progress_wait(struct fors_progress *p, uint32_t n)
+{
+	if (atomic_load_explicit(&p->n, memory_order_acquire) >= n)
+		return;
+	pthread_mutex_lock(&p->mu);
+	while (atomic_load_explicit(&p->n, memory_order_acquire) < n)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void fors_progress_free(struct fors_progress *p)
+{
+	if (!p)
+		return;
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
 }

@@ -26,4 +26,23 @@ int fors_thread_start(void *(*fn)(void *), void *arg,
 /* Wait for t to finish, and free it; NULL is ignored. */
 void fors_thread_join(struct fors_thread *t);
 
+/*
+ * A count one thread raises and another waits on, such as the phases of a
+ * schedule built so far: what the raiser wrote before raising it is there
+ * for the waiter.
+ */
+struct fors_progress;
+
+/* A count at 0 in *out: 0, or FORS_ENOMEM. */
+int fors_progress_new(struct fors_progress **out);
+
+/* The count raised to n, its waiters woken. */
+void fors_progress_raise(struct fors_progress *p, uint32_t n);
+
+/* Wait until the count is at least n. */
+void fors_progress_wait(struct fors_progress *p, uint32_t n);
+
+/* Free p; NULL is ignored. Nobody may wait on it. */
+void fors_progress_free(struct fors_progress *p);
+
 #endif
