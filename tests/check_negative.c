@@ -258,6 +258,37 @@ START_TEST(undelivered)
 }
 END_TEST
 
+/*
+ * The schedule's rules begun before the check (fors_rules_start, as the
+ * sweep begins them when it routes) give its verdict on their schedule
+ * (_i 0), and none on another (_i 1: begun on a good one): a transfer of
+ * phase 0 given another's source breaks a rule either way.
+ */
+START_TEST(early_rules)
+{
+	struct fix f, g;
+	struct fors_check_job job = { NULL, NULL, NULL };
+	struct fors_schedule *s;
+	size_t i;
+
+	fix_open(&f, HEALTHY);
+	fix_open(&g, HEALTHY);
+	s = f.r->s;
+	for (i = s->start[0] + 1; s->xfers[i].dst == s->xfers[s->start[0]].src; i++)
+		;
+	s->xfers[i].src = s->xfers[s->start[0]].src;
+	ck_assert_int_eq(fors_rules_start(_i ? g.r->s : s, &job.rules), 0);
+	ck_assert_int_eq(fors_check_routes_beside(f.live, f.d, s, &f.rep,
+						  &f.err, &job),
+			 FORS_EVERIFY);
+	ck_assert_uint_eq(f.rep.schedule, 1);
+	kept_has(&f.rep, "source sends twice in the phase");
+	fors_rules_free(job.rules);
+	fix_close(&f);
+	fix_close(&g);
+}
+END_TEST
+
 /* The same LID with no route at all at its leaf: lost, nothing shared. */
 START_TEST(lost)
 {
@@ -1171,6 +1202,7 @@ int main(void)
 	tcase_add_loop_test(tables, laid_shared, 0, 2);
 	tcase_add_test(tables, laid_leaf_to_leaf);
 	tcase_add_test(tables, laid_down_link_shared);
+	tcase_add_loop_test(tables, early_rules, 0, 2);
 	tcase_add_test(tables, lost);
 	tcase_add_test(tables, not_updown);
 	tcase_add_test(tables, unreachable);

@@ -23,6 +23,7 @@ void fors_sweep_free(struct fors_sweep *sw)
 {
 	if (!sw)
 		return;
+	fors_rules_free(sw->rules);	/* it reads the route's schedule */
 	fors_route_free(sw->route);
 	fors_lft_dump_free(sw->held);
 	free(sw->staged.port);
@@ -170,6 +171,8 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 	}
 	say_spine_hosts(st, sw->route);
 	say_participants(st, sw->route);
+	if (st->cfg.verify)	/* none begun: the verification checks them */
+		fors_rules_start(sw->route->s, &sw->rules);
 	*out = sw;
 	return 0;
 }
@@ -338,7 +341,7 @@ static int verify(const struct fors_sweep_state *st,
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
 	struct union_job j = { .sw = sw };
-	const struct fors_check_job job = { check_union, &j };
+	const struct fors_check_job job = { check_union, &j, sw->rules };
 	uint32_t mf;
 	int e, u;
 

@@ -11,6 +11,7 @@
 #include "routing/route.h"
 #include "sweep/stage.h"
 #include "sweep/state.h"
+#include "verify/check.h"
 
 /*
  * One heavy sweep, given the state the previous ones left: the hold-down,
@@ -40,6 +41,10 @@ struct fors_sweep {
 	struct fors_lfts staged;	/* the first stage: route's tables with
 					   its own port[], when .port */
 	struct fors_stage_report stage;
+	struct fors_rules *rules;	/* the routed schedule's rules, begun
+					   on a thread when it was routed (a
+					   core is idle until the tables are
+					   read back), NULL: none */
 	double ms[FORS_SPANS];	/* the adapter fills the first four */
 };
 

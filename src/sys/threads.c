@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "base/error.h"
@@ -49,14 +48,11 @@ void fors_thread_join(struct fors_thread *t)
 	free(t);
 }
 
-/*
- * The count is read without the lock first: a waiter that is behind takes
- * the lock, and the raiser wakes it under the lock, so no wake-up is lost.
- */
+/* The count under the lock: a waiter's wake-up is never lost. */
 struct fors_progress {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	_Atomic uint32_t n;
+	uint32_t n;
 };
 
 int fors_progress_new(struct fors_progress **out)
@@ -75,7 +71,7 @@ int fors_progress_new(struct fors_progress **out)
 		free(p);
 		return FORS_ENOMEM;
 	}
-	atomic_init(&p->n, 0);
+	p->n = 0;
 	*out = p;
 	return 0;
 }
@@ -83,17 +79,15 @@ int fors_progress_new(struct fors_progress **out)
 void fors_progress_raise(struct fors_progress *p, uint32_t n)
 {
 	pthread_mutex_lock(&p->mu);
-	atomic_store_explicit(&p->n, n, memory_order_release);
+	p->n = n;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 }
 
 void fors_progress_wait(struct fors_progress *p, uint32_t n)
 {
-	if (atomic_load_explicit(&p->n, memory_order_acquire) >= n)
-		return;
 	pthread_mutex_lock(&p->mu);
-	while (atomic_load_explicit(&p->n, memory_order_acquire) < n)
+	while (p->n < n)
 		pthread_cond_wait(&p->cv, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 }

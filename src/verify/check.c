@@ -413,40 +413,67 @@ static int setup(struct checker *c)
 }
 
 /* The schedule's own rules, checked while its transfers are followed. */
-struct rules {
+struct fors_rules {
 	const struct fors_schedule *s;
+	struct fors_thread *th;	/* checking them, NULL once joined */
 	struct fors_error err;
 	int r;
 };
 
 static void *check_rules(void *arg)
 {
-	struct rules *j = arg;
+	struct fors_rules *j = arg;
 
 	j->r = fors_schedule_verify(j->s, &j->err);
 	return NULL;
 }
 
+int fors_rules_start(const struct fors_schedule *s, struct fors_rules **out)
+{
+	struct fors_rules *j = calloc(1, sizeof(*j));
+
+	*out = NULL;
+	if (!j)
+		return FORS_ENOMEM;
+	j->s = s;
+	if (fors_thread_start(check_rules, j, &j->th)) {
+		free(j);
+		return FORS_ENOMEM;
+	}
+	*out = j;
+	return 0;
+}
+
+void fors_rules_free(struct fors_rules *j)
+{
+	if (!j)
+		return;
+	fors_thread_join(j->th);
+	free(j);
+}
+
 /*
- * The schedule's rules on a thread of their own, every transfer followed
+ * The schedule's rules on a thread of their own, or begun already (early,
+ * where they are this schedule's), every transfer followed
  * (verify/follow.c) meanwhile; their messages in that order.
  */
-static int follow(struct checker *c)
+static int follow(struct checker *c, struct fors_rules *early)
 {
 	const struct fors_follow_in in = { c->s, &c->w, &c->g, c->d, c->hnode,
 					   c->hport, c->leaf };
-	struct rules j = { .s = c->s };
+	struct fors_rules own = { .s = c->s };
+	struct fors_rules *j = early && early->s == c->s ? early : &own;
 	struct fors_check_report fr = { 0 };
-	struct fors_thread *th = NULL;
 	int r;
 
-	if (fors_thread_start(check_rules, &j, &th))
-		check_rules(&j);
+	if (j == &own && fors_thread_start(check_rules, &own, &own.th))
+		check_rules(&own);
 	r = fors_follow(&in, &fr);
-	fors_thread_join(th);
-	if (j.r) {
+	fors_thread_join(j->th);
+	j->th = NULL;
+	if (j->r) {
 		c->rep->schedule = 1;
-		keep(c, "%s", j.err.msg);
+		keep(c, "%s", j->err.msg);
 	}
 	fors_follow_add(c->rep, &fr);
 	return r;
@@ -636,7 +663,7 @@ static struct fors_thread *start_job(const struct fors_check_job *job)
 {
 	struct fors_thread *th = NULL;
 
-	if (job && fors_thread_start(job->run, job->arg, &th))
+	if (job && job->run && fors_thread_start(job->run, job->arg, &th))
 		job->run(job->arg);
 	return th;
 }
@@ -672,7 +699,7 @@ int fors_check_routes_beside(const struct fors_topology *t,
 	if (!r)
 		r = setup(&c);
 	if (!r)
-		r = follow(&c);
+		r = follow(&c, job ? job->rules : NULL);
 	th = r ? NULL : start_job(job);
 	for (i = 0; !r && i < s->nhosts; i++)
 		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)

@@ -48,17 +48,39 @@ int fors_check_routes(const struct fors_topology *t,
 		      const struct fors_schedule *s,
 		      struct fors_check_report *rep, struct fors_error *err);
 
-/* Work of the caller's, run(arg), that shares nothing it writes. */
+/*
+ * The schedule's own rules (verify/verify.h) begun on a thread of their
+ * own, for a later check of that schedule to take (fors_check_job): their
+ * check is a third of the verification, and the caller may have a core
+ * idle before it.
+ */
+struct fors_rules;
+
+/*
+ * Begin checking s's rules: 0 with *out, or FORS_ENOMEM (*out NULL: the
+ * check runs them itself). s must stay as it is until fors_rules_free.
+ */
+int fors_rules_start(const struct fors_schedule *s, struct fors_rules **out);
+
+/* Wait for r's check and free r; NULL is ignored. */
+void fors_rules_free(struct fors_rules *r);
+
+/*
+ * Work of the caller's, run(arg), that shares nothing it writes (run NULL:
+ * none); and rules, NULL or the checked schedule's, begun already.
+ */
 struct fors_check_job {
 	void *(*run)(void *arg);
 	void *arg;
+	struct fors_rules *rules;
 };
 
 /*
  * fors_check_routes, and job (NULL: none) run once on a thread of its own
  * beside the tables' checks, after the transfers are followed (their
  * memory freed, one core idle), finished before it returns; not run when
- * the inputs fail first (an error other than FORS_EVERIFY).
+ * the inputs fail first (an error other than FORS_EVERIFY). The rules'
+ * verdict is job->rules's where those are s's.
  */
 int fors_check_routes_beside(const struct fors_topology *t,
 			     const struct fors_lft_dump *d,
