@@ -144,17 +144,16 @@ static void use_link(void *arg, uint32_t node, uint32_t port)
 
 /*
  * A route within a leaf, or leaf-spine-leaf; in a detour phase also
- * leaf-spine-leaf-spine-leaf and longer, leaves and spines taking turns.
+ * leaf-spine-leaf-spine-leaf and longer, leaves and spines taking turns
+ * (so a route of up to three switches is judged alike in every phase).
  */
-static int updown(const struct follower *f, const struct fors_hop *h,
-		  uint32_t p)
+static int updown(const uint8_t *leaf, const struct fors_hop *h, int detour)
 {
-	const uint8_t *leaf = f->in->leaf;
 	uint32_t i;
 
 	if (h->nsw == 1)
 		return leaf[h->sw[0]];
-	if (h->nsw != 3 && (p < f->detour_from || h->nsw % 2 == 0))
+	if (h->nsw != 3 && (!detour || h->nsw % 2 == 0))
 		return 0;
 	for (i = 0; i < h->nsw; i++)
 		if (leaf[h->sw[i]] != (i % 2 == 0))
@@ -225,7 +224,7 @@ static void judge(struct follower *f, const struct fors_xfer *x, uint32_t p,
 		f->rep.undelivered++;
 		keep(f, "phase %u: %u -> %u (DLID %d) %s at \"%s\"", p,
 		     x->src, x->dst, x->dlid, h->fail, desc(f, h->node));
-	} else if (!updown(f, h, p)) {
+	} else if (!updown(f->in->leaf, h, p >= f->detour_from)) {
 		f->rep.not_updown++;
 		keep(f, "phase %u: %u -> %u (DLID %d) takes a path through %u switches that is not leaf-spine-leaf%s",
 		     p, x->src, x->dst, x->dlid, h->nsw,
@@ -424,18 +423,9 @@ struct lay {
 };
 
 /*
- * A route within a leaf or leaf-spine-leaf, whatever the phase: one laid
- * out passes updown() in every phase.
+ * Each route of rows l->r0 .. l->r1 - 1 that passes updown() into
+ * fl->route.
  */
-static int shaped(const uint8_t *leaf, const struct fors_hop *h)
-{
-	if (h->nsw == 1)
-		return leaf[h->sw[0]];
-	return h->nsw == 3 && leaf[h->sw[0]] && !leaf[h->sw[1]] &&
-	       leaf[h->sw[2]];
-}
-
-/* Each route of rows l->r0 .. l->r1 - 1 that is shaped into fl->route. */
 static void *lay_rows(void *arg)
 {
 	const struct lay *l = arg;
@@ -450,7 +440,7 @@ static void *lay_rows(void *arg)
 					    FLAT_LINKS];
 			memset(rec, 0, sizeof(*rec) * FLAT_LINKS);
 			if (!flat_route(l->fl, l->in, l->sw[r], lid, ch, &h) ||
-			    !shaped(l->in->leaf, &h))
+			    !updown(l->in->leaf, &h, 0))
 				continue;
 			for (n = 0; n < h.nsw; n++)
 				rec[n] = (uint8_t)(ch[n] - pbase[h.sw[n]]);
