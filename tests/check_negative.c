@@ -225,32 +225,40 @@ static uint32_t collisions(const struct fix *f, int32_t lid, uint32_t sid)
 }
 
 /*
- * Host 5's leaf sends its LID at offset 1 (at LMC 0 its only LID, on a
- * route laid out) to the leaf's next host: every transfer to it
- * misdelivered, the LID unreachable from every switch, and the link into
- * host 6 shared wherever host 6 receives too.
+ * Host 5's leaf sends its LID at offset off to the leaf's next host,
+ * host 6; the LID, of which *n transfers (some) are now misdelivered.
+ */
+static uint32_t misdeliver(struct fix *f, uint32_t off, uint32_t *n)
+{
+	const struct fors_fabric *fb = f->r->fb;
+	uint32_t lid = f->r->lfts->host_lid[5] + off;
+	char leaf[8];
+
+	*n = users(f, (int32_t)lid);
+	ck_assert_uint_gt(*n, 0);
+	snprintf(leaf, sizeof(leaf), "L%02u", fb->hosts[5].sid / fb->m0);
+	dump_switch(f->d, leaf)->port[lid] = (uint8_t)fb->hosts[6].leaf_port;
+	return lid;
+}
+
+/*
+ * Host 5's LID at offset 1 (at LMC 0 its only LID, on a route laid out)
+ * misdelivered to host 6: every transfer to it misdelivered, the LID
+ * unreachable from every switch, and the link into host 6 shared wherever
+ * host 6 receives too.
  */
 START_TEST(undelivered)
 {
 	struct fix f;
-	const struct fors_fabric *fb;
-	struct fors_lft_switch *sw;
 	uint32_t lid, n;
-	char leaf[8];
 
 	fix_open(&f, _i ? LAID : CUT);
-	fb = f.r->fb;
-	lid = f.r->lfts->host_lid[5] + !_i;
-	n = users(&f, (int32_t)lid);
-	ck_assert_uint_gt(n, 0);
-	snprintf(leaf, sizeof(leaf), "L%02u", fb->hosts[5].sid / fb->m0);
-	sw = dump_switch(f.d, leaf);
-	sw->port[lid] = (uint8_t)fb->hosts[6].leaf_port;
+	lid = misdeliver(&f, !_i, &n);
 	check_fails(&f);
 	ck_assert_uint_eq(f.rep.undelivered, n);
 	ck_assert_uint_eq(f.rep.unreachable, f.d->nsw);
 	ck_assert_uint_eq(f.rep.shared, collisions(&f, (int32_t)lid,
-						   fb->hosts[6].sid));
+						   f.r->fb->hosts[6].sid));
 	ck_assert_uint_eq(f.rep.not_updown, 0);
 	ck_assert_uint_eq(f.rep.loop, 0);
 	kept_has(&f.rep, "is delivered to the wrong port");
@@ -267,7 +275,7 @@ END_TEST
 START_TEST(early_rules)
 {
 	struct fix f, g;
-	struct fors_check_job job = { NULL, NULL, NULL };
+	struct fors_check_job job = { NULL, NULL, NULL, 0 };
 	struct fors_schedule *s;
 	size_t i;
 
@@ -286,6 +294,38 @@ START_TEST(early_rules)
 	fors_rules_free(job.rules);
 	fix_close(&f);
 	fix_close(&g);
+}
+END_TEST
+
+/*
+ * The check split as a first stage's sweep splits it: the tables' checks
+ * and the rules with the transfers left for later (follow_later), then
+ * the transfers alone (fors_check_follow). Host 5's LID misdelivered as
+ * in undelivered: each half finds its own part of what the whole finds.
+ */
+START_TEST(followed_later)
+{
+	struct fix f;
+	struct fors_check_job job = { NULL, NULL, NULL, 1 };
+	uint32_t lid, n;
+
+	fix_open(&f, CUT);
+	lid = misdeliver(&f, 1, &n);
+	ck_assert_int_eq(fors_check_routes_beside(f.live, f.d, f.r->s, &f.rep,
+						  &f.err, &job),
+			 FORS_EVERIFY);
+	ck_assert_uint_eq(f.rep.transfers, 0);
+	ck_assert_uint_eq(f.rep.undelivered, 0);
+	ck_assert_uint_eq(f.rep.unreachable, f.d->nsw);
+	ck_assert_uint_eq(f.rep.schedule, 0);
+	ck_assert_int_eq(fors_check_follow(f.live, f.d, f.r->s, &f.rep,
+					   &f.err), FORS_EVERIFY);
+	ck_assert_uint_eq(f.rep.transfers, f.r->s->nxfers);
+	ck_assert_uint_eq(f.rep.undelivered, n);
+	ck_assert_uint_eq(f.rep.shared, collisions(&f, (int32_t)lid,
+						   f.r->fb->hosts[6].sid));
+	ck_assert_uint_eq(f.rep.unreachable, 0);
+	fix_close(&f);
 }
 END_TEST
 
@@ -1203,6 +1243,7 @@ int main(void)
 	tcase_add_test(tables, laid_leaf_to_leaf);
 	tcase_add_test(tables, laid_down_link_shared);
 	tcase_add_loop_test(tables, early_rules, 0, 2);
+	tcase_add_test(tables, followed_later);
 	tcase_add_test(tables, lost);
 	tcase_add_test(tables, not_updown);
 	tcase_add_test(tables, unreachable);

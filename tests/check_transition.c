@@ -16,7 +16,9 @@
 #include "fabric_util.h"
 #include "route_util.h"
 #include "suite.h"
+#include "sweep/publish.h"
 #include "sweep/sweep.h"
+#include "verify/check.h"
 #include "verify/transition.h"
 
 #define HOLD 600
@@ -41,15 +43,19 @@ struct run {
 
 /* Transfers a first stage left without a route, as its log line says. */
 static uint32_t waiting;
+/* The counts of the last first stage's line: transfers waiting, shared
+   pairs, transfers off leaf-spine-leaf, mFtree pairs, pairs waiting. */
+static unsigned stage_line[5];
 
 static void sink(void *ctx, int error, const char *msg)
 {
-	unsigned x;
+	unsigned *x = stage_line;
 
 	(void)ctx;
 	(void)error;
-	if (sscanf(msg, "first stage: %u transfers wait", &x) == 1)
-		waiting += x;
+	if (sscanf(msg, "first stage: %u transfers wait, %u (phase, link) pairs shared, %u transfers off leaf-spine-leaf, %u mFtree pairs on one spine, %u (switch, LID) pairs wait",
+		   &x[0], &x[1], &x[2], &x[3], &x[4]) == 5)
+		waiting += x[0];
 }
 
 static struct fors_lft_dump *tables_of(const struct fors_sweep *sw)
@@ -186,6 +192,31 @@ static struct fors_lft_dump *copy(const struct fors_lft_dump *d)
 }
 
 /*
+ * A first stage's line, logged once its transfers are followed after the
+ * sweep (sweep/followup.c), says what fors check says of its tables and
+ * schedule; mf: the mFtree pairs on one spine beyond the routing's own.
+ */
+static void stage_logged(struct run *r, const struct fors_check_report *want,
+			 uint32_t mf)
+{
+	const unsigned *x = stage_line;
+
+	fors_sweep_flush(r->st);
+	if (!want->undelivered && !want->shared && !want->not_updown &&
+	    !want->unreachable && !mf) {
+		ck_assert_msg(x[0] == UINT32_MAX, "%s: a first stage's line with nothing waiting",
+			      r->what);
+		return;
+	}
+	ck_assert_msg(x[0] == want->undelivered && x[1] == want->shared &&
+		      x[2] == want->not_updown && x[3] == mf &&
+		      x[4] == want->unreachable,
+		      "%s: first stage logged %u %u %u %u %u, fors check gives %u %u %u %u %u",
+		      r->what, x[0], x[1], x[2], x[3], x[4], want->undelivered,
+		      want->shared, want->not_updown, mf, want->unreachable);
+}
+
+/*
  * One heavy sweep of a copy of live with the switches holding r->held; 1
  * when tables were installed, which then are what the switches hold.
  */
@@ -197,7 +228,9 @@ static int sweep(struct run *r, const struct fors_topology *live,
 	struct fors_lft_dump *d;
 	struct fors_sweep *sw;
 	struct fors_error err;
-	int e;
+	struct fors_check_report want;
+	uint32_t own_mf;
+	int e, staged;
 
 	ck_assert_int_eq(fors_topology_merge(&t, live, &err), 0);
 	e = fors_sweep_route(r->st, t, now, &o, &sw, &err);
@@ -227,8 +260,18 @@ static int sweep(struct run *r, const struct fors_topology *live,
 		ck_assert_uint_eq(data_changed(sw, d), sw->stage.data);
 		r->n->data_unweighted += unweighted(r, sw);
 	}
+	staged = sw->staged.port != NULL;
+	own_mf = sw->route->lfts->mf_shared;
+	e = staged ? fors_check_routes(sw->live, d, sw->route->s, &want,
+				       &err) : 0;
+	ck_assert_msg(e == 0 || e == FORS_EVERIFY, "%s: %s", r->what, err.msg);
+	fors_sweep_flush(r->st);
+	memset(stage_line, 0xff, sizeof(stage_line));
 	e = fors_sweep_finish(r->st, sw, read_back, r, now, &err);
 	ck_assert_msg(e == 0, "%s: %s", r->what, err.msg);
+	if (staged)
+		stage_logged(r, &want, want.mf_shared > own_mf ?
+				       want.mf_shared - own_mf : 0);
 	fors_sweep_free(sw);
 	if (r->held)
 		union_ok(r, live, d);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "formats/schedfile.h"
+#include "sweep/followup.h"
 #include "sweep/publish.h"
 #include "sys/clock.h"
 #include "sys/threads.h"
@@ -51,6 +52,7 @@ void fors_sweep_flush(struct fors_sweep_state *st)
 {
 	struct fors_publish *w = st->pub;
 
+	fors_followup_wait(st);
 	if (!w)
 		return;
 	fors_thread_join(w->th);

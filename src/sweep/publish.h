@@ -18,7 +18,8 @@ void fors_sweep_publish(struct fors_sweep_state *st, struct fors_schedule **s,
 			uint32_t bound);
 
 /*
- * Wait for the schedule file under way, if any, and log how it went; a
+ * Wait for a first stage's transfers being followed (sweep/followup.h)
+ * and for the schedule file under way, if any, and log how they went; a
  * file not written leaves the state as if it had not been published.
  */
 void fors_sweep_flush(struct fors_sweep_state *st);

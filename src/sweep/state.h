@@ -39,6 +39,8 @@ struct fors_sweep_state {
 	int have_digest;
 	uint32_t bound;		/* the bound that file says */
 	struct fors_publish *pub;	/* the schedule file being written */
+	struct fors_followup *followup;	/* a first stage's transfers being
+					   followed */
 	fors_sweep_log log;
 	void *log_ctx;
 };

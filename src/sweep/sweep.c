@@ -13,6 +13,7 @@
 
 #include "formats/ibnetdiscover.h"
 #include "formats/statefile.h"
+#include "sweep/followup.h"
 #include "sweep/publish.h"
 #include "sweep/sweep.h"
 #include "sys/clock.h"
@@ -156,6 +157,7 @@ int fors_sweep_route(struct fors_sweep_state *st, struct fors_topology *live,
 	int e;
 
 	*out = NULL;
+	fors_followup_wait(st);	/* what it holds goes before this route */
 	if (!sw) {
 		fors_topology_free(live);
 		fors_error_set(err, "out of memory");
@@ -254,16 +256,11 @@ static uint32_t mftree_excess(const struct fors_sweep *sw,
  * the published one. A credit loop, or a schedule that breaks its own
  * rules, is a failure.
  */
-static int stage_only(const struct fors_sweep_state *st,
-		      const struct fors_sweep *sw,
-		      const struct fors_check_report *rep, uint32_t mf)
+static int stage_only(const struct fors_sweep *sw,
+		      const struct fors_check_report *rep)
 {
-	if (!sw->staged.port || rep->loop || rep->schedule || rep->bound_wrong)
-		return 0;
-	fors_sweep_say(st, 0, "first stage: %u transfers wait, %u (phase, link) pairs shared, %u transfers off leaf-spine-leaf, %u mFtree pairs on one spine, %u (switch, LID) pairs wait, until the next sweep",
-		       rep->undelivered, rep->shared, rep->not_updown, mf,
-		       rep->unreachable);
-	return 1;
+	return sw->staged.port && !rep->loop && !rep->schedule &&
+	       !rep->bound_wrong;
 }
 
 /* The union of the held tables and those read back, checked beside. */
@@ -332,16 +329,20 @@ static int refuse(const struct fors_sweep_state *st,
 
 /*
  * The tables as read back, followed against the schedule and checked, and
- * their union with the tables the switches held.
+ * their union with the tables the switches held. A first stage's
+ * transfers are followed once its tables are handed over: they decide
+ * nothing (stage_only), and the sweep that installs the rest follows them
+ * again before it publishes the schedule.
  */
-static int verify(const struct fors_sweep_state *st,
-		  const struct fors_sweep *sw, fors_sweep_read_back read_back,
-		  void *ctx, struct fors_error *err)
+static int verify(struct fors_sweep_state *st, struct fors_sweep *sw,
+		  fors_sweep_read_back read_back, void *ctx,
+		  struct fors_error *err)
 {
 	struct fors_check_report rep;
 	struct fors_lft_dump *d;
 	struct union_job j = { .sw = sw };
-	const struct fors_check_job job = { check_union, &j, sw->rules };
+	const struct fors_check_job job = { check_union, &j, sw->rules,
+					    sw->staged.port != NULL };
 	uint32_t mf;
 	int e, u;
 
@@ -351,14 +352,21 @@ static int verify(const struct fors_sweep_state *st,
 	j.d = d;
 	e = fors_check_routes_beside(sw->live, d, sw->route->s, &rep, err,
 				     &job);
-	u = e == FORS_OK || e == FORS_EVERIFY ? say_union(st, &j, err) : 0;
-	fors_lft_dump_free(d);
-	if (e != FORS_OK && e != FORS_EVERIFY)
+	if (e != FORS_OK && e != FORS_EVERIFY) {
+		fors_lft_dump_free(d);
 		return e;
+	}
+	u = say_union(st, &j, err);
+	mf = mftree_excess(sw, &rep);
+	if (!u && stage_only(sw, &rep)) {
+		fors_followup_start(st, &sw->live, &sw->route->s, &d,
+				    rep.unreachable, mf);
+		return 0;
+	}
+	fors_lft_dump_free(d);
 	if (u)
 		return u;
-	mf = mftree_excess(sw, &rep);
-	if ((e == FORS_OK && !mf) || stage_only(st, sw, &rep, mf))
+	if (e == FORS_OK && !mf)
 		return 0;
 	return refuse(st, &rep, mf, err);
 }

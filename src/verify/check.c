@@ -452,23 +452,32 @@ void fors_rules_free(struct fors_rules *j)
 	free(j);
 }
 
-/*
- * The schedule's rules on a thread of their own, or begun already (early,
- * where they are this schedule's), every transfer followed
- * (verify/follow.c) meanwhile; their messages in that order.
- */
-static int follow(struct checker *c, struct fors_rules *early)
+/* Every transfer of c's schedule followed (verify/follow.c) into rep. */
+static int follow_all(struct checker *c, struct fors_check_report *rep)
 {
 	const struct fors_follow_in in = { c->s, &c->w, &c->g, c->d, c->hnode,
 					   c->hport, c->leaf };
+
+	return fors_follow(&in, rep);
+}
+
+/*
+ * The schedule's rules on a thread of their own, or begun already (the
+ * job's, where they are this schedule's), every transfer followed
+ * meanwhile unless the job follows them later; messages in that order.
+ */
+static int follow(struct checker *c, const struct fors_check_job *job)
+{
+	struct fors_rules *early = job ? job->rules : NULL;
 	struct fors_rules own = { .s = c->s };
 	struct fors_rules *j = early && early->s == c->s ? early : &own;
 	struct fors_check_report fr = { 0 };
-	int r;
+	int r = 0;
 
 	if (j == &own && fors_thread_start(check_rules, &own, &own.th))
 		check_rules(&own);
-	r = fors_follow(&in, &fr);
+	if (!job || !job->follow_later)
+		r = follow_all(c, &fr);
 	fors_thread_join(j->th);
 	j->th = NULL;
 	if (j->r) {
@@ -699,7 +708,7 @@ int fors_check_routes_beside(const struct fors_topology *t,
 	if (!r)
 		r = setup(&c);
 	if (!r)
-		r = follow(&c, job ? job->rules : NULL);
+		r = follow(&c, job);
 	th = r ? NULL : start_job(job);
 	for (i = 0; !r && i < s->nhosts; i++)
 		if (s->hosts[i].lid + (1u << s->lmc) - 1 > top)
@@ -715,6 +724,23 @@ int fors_check_routes_beside(const struct fors_topology *t,
 	if (!r)
 		r = bound(&c);
 	fors_thread_join(th);
+	return verdict(&c, r);
+}
+
+int fors_check_follow(const struct fors_topology *t,
+		      const struct fors_lft_dump *d,
+		      const struct fors_schedule *s,
+		      struct fors_check_report *rep, struct fors_error *err)
+{
+	struct checker c = { .t = t, .d = d, .s = s, .rep = rep, .err = err };
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
+	r = usable(&c);
+	if (!r)
+		r = setup(&c);
+	if (!r)
+		r = follow_all(&c, rep);
 	return verdict(&c, r);
 }
 

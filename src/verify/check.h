@@ -73,6 +73,8 @@ struct fors_check_job {
 	void *(*run)(void *arg);
 	void *arg;
 	struct fors_rules *rules;
+	int follow_later;	/* the transfers not followed here: the caller
+				   follows them (fors_check_follow) */
 };
 
 /*
@@ -88,6 +90,17 @@ int fors_check_routes_beside(const struct fors_topology *t,
 			     struct fors_check_report *rep,
 			     struct fors_error *err,
 			     const struct fors_check_job *job);
+
+/*
+ * Only the transfers of s followed over d on t: fors_follow's counts and
+ * messages into rep, zeroed first. FORS_OK, FORS_EVERIFY (a transfer
+ * undelivered, off leaf-spine-leaf or on a shared link), FORS_EINVAL (s
+ * not routed) or FORS_ENOMEM, with err.
+ */
+int fors_check_follow(const struct fors_topology *t,
+		      const struct fors_lft_dump *d,
+		      const struct fors_schedule *s,
+		      struct fors_check_report *rep, struct fors_error *err);
 
 /* What failed, e.g. "2 shared (phase, link) pairs, 1 credit loop". */
 void fors_check_failures(const struct fors_check_report *r, char *b,
