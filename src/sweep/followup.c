@@ -27,17 +27,24 @@ struct fors_followup {
 	struct fors_thread *th;	/* NULL: followed on the sweep's thread */
 };
 
+/* What a follow-up takes, freed: once followed, or when none starts. */
+static void drop(struct fors_topology **t, struct fors_schedule **s,
+		 struct fors_lft_dump **d)
+{
+	fors_lft_dump_free(*d);
+	fors_schedule_free(*s);
+	fors_topology_free(*t);
+	*d = NULL;
+	*s = NULL;
+	*t = NULL;
+}
+
 static void *run(void *arg)
 {
 	struct fors_followup *f = arg;
 
 	f->e = fors_check_follow(f->t, f->d, f->s, &f->rep, &f->err);
-	fors_lft_dump_free(f->d);
-	fors_schedule_free(f->s);
-	fors_topology_free(f->t);
-	f->d = NULL;
-	f->s = NULL;
-	f->t = NULL;
+	drop(&f->t, &f->s, &f->d);
 	return NULL;
 }
 
@@ -72,6 +79,7 @@ void fors_followup_start(struct fors_sweep_state *st,
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		fors_sweep_say(st, 1, "first stage: its transfers not followed: out of memory");
+		drop(t, s, d);
 		return;
 	}
 	f->t = *t;
