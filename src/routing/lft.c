@@ -3,10 +3,11 @@
  * LFTs. Offset j of a host is routed through plane (designated + j) mod q,
  * so the base LID spreads traffic like ftree and the offsets reach every
  * plane; the DLID of a scheduled transfer is the offset of its plane. Where
- * that plane is dead at a leaf, that leaf falls back to the least loaded
- * plane alive at both ends. Ports of one node get designated planes on
- * different spines, and fallbacks avoid a sibling's spine where they can
- * (mFtree, Section 4 of the multi-homed fat-tree paper). Every CA route
+ * that plane is dead at a leaf, that leaf falls back to a plane alive at
+ * both ends that the base map balances (basemap.c). Ports of one node get
+ * designated planes on different spines, and fallbacks avoid a sibling's
+ * spine where they can (mFtree, Section 4 of the multi-homed fat-tree
+ * paper). Every CA route
  * from a leaf is leaf-spine-leaf; what is left (spines without a cable to
  * the host's leaf, switch LIDs) is routed up-down (updown.c), which those
  * data paths already obey, so no table has a credit loop.
@@ -15,12 +16,12 @@
 #include <string.h>
 
 #include "routing/assign.h"
+#include "routing/basemap.h"
 #include "routing/lft.h"
 #include "routing/updown.h"
 #include "sys/threads.h"
 
 #define NONE UINT32_MAX
-#define NO_PLANE UINT16_MAX
 
 struct lft_build {
 	const struct fors_topology *t;
@@ -29,9 +30,8 @@ struct lft_build {
 	int32_t *swi;		/* per topology node: switch index or -1 */
 	uint32_t *group;	/* per host: first host of its node */
 	uint32_t *next;		/* per host: next of its node, or NONE */
-	uint16_t *rplane;	/* [host][leaf][offset]: plane used, or
-				   NO_PLANE (local, or no route) */
-	uint32_t *load;		/* [leaf * q + plane]: fallbacks so far */
+	uint16_t *base;		/* [offset][leaf][host]: the base map's plane
+				   (basemap.c), FORS_BASEMAP_NONE */
 	uint32_t nleaf;		/* switches 0..nleaf-1 are leaves */
 	uint32_t *leafno;	/* [nleaf]: each one's leaf in fb */
 	struct fors_updown ud;
@@ -237,11 +237,31 @@ static void designate_as(struct lft_build *b, uint32_t h, uint32_t p)
 	b->taken[(size_t)leaf_of(b->fb, h) * b->fb->q + p] = 1;
 }
 
-/* Slot mod q, moved to a live plane on a spine no sibling uses. */
+/*
+ * The (h mod r)-th of the r planes alive at h's leaf: hosts in a row get
+ * planes in a row, across leaves too, so a run of as many hosts as a leaf
+ * has planes is reached through different planes from every leaf (the
+ * linear shift's phases; ftree's slot planes on a full tree). 0 when the
+ * leaf has no live plane.
+ */
+static uint32_t in_turn(const struct fors_fabric *fb, uint32_t h)
+{
+	uint32_t l = leaf_of(fb, h), p, r = 0, want;
+
+	for (p = 0; p < fb->q; p++)
+		r += fors_plane_live(fb, l, p);
+	want = r ? h % r : 0;
+	for (p = 0; p < fb->q; p++)
+		if (fors_plane_live(fb, l, p) && want-- == 0)
+			return p;
+	return 0;
+}
+
+/* in_turn, moved to a live plane on a spine no sibling uses. */
 static void designate(struct lft_build *b, uint32_t h)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t q = fb->q, l = leaf_of(fb, h), start = fb->hosts[h].sid % fb->m0;
+	uint32_t q = fb->q, l = leaf_of(fb, h), start = in_turn(fb, h);
 	int strict;
 
 	for (strict = 3; strict >= 0; strict--) {
@@ -291,77 +311,53 @@ static int groups(struct lft_build *b)
 	return 0;
 }
 
-static uint16_t *rplane_at(const struct lft_build *b, uint32_t h, uint32_t l,
-			   uint32_t j)
+static uint16_t *base_at(const struct lft_build *b, uint32_t h, uint32_t l,
+			 uint32_t j)
 {
-	return &b->rplane[((size_t)h * b->fb->m1 + l) * nlids(b->lf) + j];
+	return &b->base[((size_t)j * b->fb->m1 + l) * b->fb->nhosts + h];
 }
 
 /*
- * The spine port g's offset j takes from leaf l, seen while routing port h:
- * the route g has if it came first, else its nominal plane's wherever that
- * plane is live at both ends (g will be held to it); NONE if unknown.
+ * The plane leaf l uses for offset j of host h; q when there is none: the
+ * assignment's where it chose one, else the base map's (basemap.c).
  */
-static uint32_t spine_from(const struct lft_build *b, uint32_t g, uint32_t h,
-			   uint32_t l, uint32_t j)
-{
-	const struct fors_fabric *fb = b->fb;
-	uint32_t p;
-
-	if (leaf_of(fb, g) == l)
-		return NONE;
-	if (g < h) {
-		p = *rplane_at(b, g, l, j);
-		return p == NO_PLANE ? NONE : fb->plane_spine[p];
-	}
-	p = (b->lf->designated[g] + j) % fb->q;
-	return fors_plane_reach(fb, l, p) && fors_plane_reach(fb, leaf_of(fb, g), p) ?
-	       fb->plane_spine[p] : NONE;
-}
-
-/* Does another port of h's node reach offset j from leaf l through s? */
-static int sibling_route(const struct lft_build *b, uint32_t h, uint32_t l,
-			 uint32_t j, uint32_t s)
-{
-	uint32_t g;
-
-	for (g = b->group[h]; g != NONE; g = b->next[g])
-		if (g != h && spine_from(b, g, h, l, j) == s)
-			return 1;
-	return 0;
-}
-
-/* The plane leaf l uses for offset j of host h; q when there is none. */
-static uint32_t route_plane(struct lft_build *b, uint32_t h, uint32_t l,
+static uint32_t route_plane(const struct lft_build *b, uint32_t h, uint32_t l,
 			    uint32_t j)
 {
-	const struct fors_fabric *fb = b->fb;
-	uint32_t q = fb->q, lh = leaf_of(fb, h), k, best = q, bcost = 0;
-	uint32_t nominal = (b->lf->designated[h] + j) % q;
+	uint16_t p;
 
 	if (b->om) {
-		int16_t p = b->om->plane[((size_t)l * fb->nhosts + h) * b->om->k + j];
+		int16_t o = b->om->plane[((size_t)l * b->fb->nhosts + h) * b->om->k + j];
 
-		if (p >= 0)
-			return (uint32_t)p;
+		if (o >= 0)
+			return (uint32_t)o;
 	}
-	if (fors_plane_reach(fb, l, nominal) && fors_plane_reach(fb, lh, nominal))
-		return nominal;
-	for (k = 1; k < q; k++) {
-		uint32_t p = (nominal + k) % q, cost;
+	p = *base_at(b, h, l, j);
+	return p == FORS_BASEMAP_NONE ? b->fb->q : p;
+}
 
-		if (!fors_plane_live(fb, l, p) || !fors_plane_live(fb, lh, p))
-			continue;
-		cost = b->load[l * q + p] * 2 +
-		       sibling_route(b, h, l, j, fb->plane_spine[p]) * 1000000;
-		if (best == q || cost < bcost) {
-			best = p;
-			bcost = cost;
-		}
+/*
+ * Every offset's base map: offset j of a host nominally on plane
+ * (designated + j) mod q, balanced fallbacks where that plane is dead.
+ */
+static int base_maps(struct lft_build *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t j, h, *nom = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	struct fors_basemap_in in = { fb, nom, b->group, b->next };
+	int r = 0;
+
+	b->base = malloc(sizeof(uint16_t) * ((size_t)nlids(b->lf) * fb->m1 *
+					     fb->nhosts + 1));
+	if (!nom || !b->base)
+		r = FORS_ENOMEM;
+	for (j = 0; !r && j < nlids(b->lf); j++) {
+		for (h = 0; h < fb->nhosts; h++)
+			nom[h] = (b->lf->designated[h] + j) % fb->q;
+		r = fors_basemap_build(&in, base_at(b, 0, 0, j));
 	}
-	if (best < q)
-		b->load[l * q + best]++;
-	return best;
+	free(nom);
+	return r;
 }
 
 /* The cable spine s takes down to leaf lh for a LID of nominal plane p. */
@@ -479,7 +475,6 @@ static void pin_host(struct lft_build *b, uint32_t h, uint32_t j)
 		p = route_plane(b, h, l, j);
 		if (p == fb->q && fb->apart && !fors_leaves_common(fb, l, lh))
 			p = detour_plane(b, h, l, j);
-		*rplane_at(b, h, l, j) = (uint16_t)(p < fb->q ? p : NO_PLANE);
 		if (p < fb->q) {
 			set_data(lf, (uint32_t)sw, lid, fb->up[(size_t)l * fb->q +
 					(uint32_t)fors_plane_cable(fb, l, p)]);
@@ -612,16 +607,10 @@ static int fill(struct lft_build *b)
 
 	lf->port = malloc((size_t)lf->nsw * (lf->maxlid + 1));
 	lf->data = calloc((size_t)lf->nsw * (lf->maxlid + 1) / 8 + 1, 1);
-	b->rplane = malloc(((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
-			   sizeof(uint16_t));
-	b->load = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
 	b->pinned = malloc(lf->nsw + 1);
 	b->dplane = malloc(sizeof(uint32_t) * (fb->nspines + 1));
-	if (!lf->port || !lf->data || !b->rplane || !b->load || !b->pinned ||
-	    !b->dplane)
+	if (!lf->port || !lf->data || !b->pinned || !b->dplane || base_maps(b))
 		return FORS_ENOMEM;
-	memset(b->rplane, 0xff, ((size_t)fb->nhosts * fb->m1 * nlids(lf) + 1) *
-	       sizeof(uint16_t));
 	r = fors_updown_build(&b->ud, b->t, lf, b->swi, b->nleaf, b->err);
 	if (r)
 		return r;
@@ -727,8 +716,7 @@ static void job_free(struct fors_lfts_job *j, int keep)
 	free(b->leafno);
 	free(b->group);
 	free(b->next);
-	free(b->rplane);
-	free(b->load);
+	free(b->base);
 	free(b->pinned);
 	free(b->dplane);
 	free(b->taken);

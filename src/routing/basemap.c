@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The base map: what every LID offset is routed through for traffic that
+ * reads no schedule (MPI, storage, NCCL). Each host keeps its nominal
+ * plane wherever that plane is alive at both ends: on a healthy tree that
+ * is ftree's routing, one spine per destination slot, under which the
+ * linear shift in leaf and port order never shares a link. Where it is
+ * dead, the leaf takes the plane whose cable up and whose cable down into
+ * the host's leaf carry the fewest (leaf, host) routes so far, so no
+ * survivor collects a dead plane's destinations and no leaf's cable down
+ * collects a dead plane's sources. Pairs of neighbouring leaves choose
+ * first, and by position: in the shift's phases that wrap from one leaf
+ * into the next, a leaf's hosts send to the next leaf's first slots (their
+ * planes) and receive from the previous leaf's last ones, so a fallback
+ * into the next leaf takes the highest plane and one into the previous
+ * leaf the lowest, which those phases leave free.
+ */
+#include <stdlib.h>
+
+#include "routing/basemap.h"
+
+#define PENDING (FORS_BASEMAP_NONE - 1)
+
+struct bm {
+	const struct fors_basemap_in *in;
+	const struct fors_fabric *fb;
+	uint16_t *out;
+	uint32_t *up;		/* [m1 * q]: hosts leaf l sends up plane p */
+	uint32_t *dn;		/* [m1 * q]: routes into leaf l down plane p */
+	uint32_t *nextl;	/* [m1]: the next leaf serving hosts, cyclic */
+	uint32_t *prevl;	/* [m1]: the previous one */
+	uint32_t *stack;	/* [q]: routes to hosts near one (near()) */
+};
+
+static uint32_t leaf_of(const struct fors_fabric *fb, uint32_t h)
+{
+	return fb->hosts[h].sid / fb->m0;
+}
+
+static uint16_t *at(const struct bm *b, uint32_t l, uint32_t h)
+{
+	return &b->out[(size_t)l * b->fb->nhosts + h];
+}
+
+/* A route from l to h through plane p: the cables it loads at each end. */
+static void load(struct bm *b, uint32_t l, uint32_t h, uint32_t p)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t lh = leaf_of(fb, h);
+
+	*at(b, l, h) = (uint16_t)p;
+	b->up[l * fb->q + (uint32_t)fors_plane_cable(fb, l, p)]++;
+	b->dn[lh * fb->q + (uint32_t)fors_plane_cable(fb, lh, p)]++;
+}
+
+/* Every nominal route alive at both ends; the rest marked pending. */
+static void nominal(struct bm *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t h, l;
+
+	for (h = 0; h < fb->nhosts; h++) {
+		uint32_t lh = leaf_of(fb, h), p = b->in->nominal[h];
+
+		for (l = 0; l < fb->m1; l++) {
+			*at(b, l, h) = FORS_BASEMAP_NONE;
+			if (l == lh || fb->leaf[l] == FORS_NO_PEER)
+				continue;
+			if (fors_plane_reach(fb, l, p) && fors_plane_reach(fb, lh, p))
+				load(b, l, h, p);
+			else
+				*at(b, l, h) = PENDING;
+		}
+	}
+}
+
+/* The leaves serving hosts, each with its neighbours on a circle. */
+static void neighbours(struct bm *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t l, first = UINT32_MAX, last = UINT32_MAX;
+
+	for (l = 0; l < fb->m1; l++) {
+		b->nextl[l] = b->prevl[l] = UINT32_MAX;
+		if (!fors_leaf_serves(fb, l))
+			continue;
+		if (last != UINT32_MAX) {
+			b->nextl[last] = l;
+			b->prevl[l] = last;
+		} else {
+			first = l;
+		}
+		last = l;
+	}
+	if (first != UINT32_MAX) {
+		b->nextl[last] = first;
+		b->prevl[first] = last;
+	}
+}
+
+/* 1 when a sibling port of h goes from l up p's spine (mFtree). */
+static int sibling(const struct bm *b, uint32_t l, uint32_t h, uint32_t p)
+{
+	const struct fors_fabric *fb = b->fb;
+	const struct fors_basemap_in *in = b->in;
+	uint32_t g;
+
+	if (!in->group)
+		return 0;
+	for (g = in->group[h]; g != UINT32_MAX; g = in->next[g]) {
+		uint16_t x = *at(b, l, g);
+
+		if (g != h && x < PENDING &&
+		    fb->plane_spine[x] == fb->plane_spine[p])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * How many hosts near h, fewer places apart than l has hosts (the shift
+ * sends l's hosts to such a run at once), l reaches through each plane.
+ */
+static void near(struct bm *b, uint32_t l, uint32_t h)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t a, w = 0, n = fb->nhosts;
+
+	for (a = 0; a < fb->q; a++)
+		b->stack[a] = 0;
+	for (a = 0; a < fb->m0; a++)
+		w += fb->host_at[l * fb->m0 + a] >= 0;
+	w = w < n ? w : n;
+	for (a = n + h - w + 1; a < n + h + w; a++) {
+		uint16_t x = *at(b, l, a % n);
+
+		if (a % n != h && x < PENDING)
+			b->stack[x]++;
+	}
+}
+
+/*
+ * The order of fallback p for l's route to h, lowest first: a sibling's
+ * spine last; then the fewest routes from l to hosts near h on p; then, for neighbouring leaves, the position (the highest plane into
+ * the next leaf, the lowest into the previous one); then the routes on
+ * p's cables; then the distance from the nominal plane.
+ */
+static uint64_t rank(const struct bm *b, uint32_t l, uint32_t h, uint32_t p,
+		     int adjacent)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t q = fb->q, lh = leaf_of(fb, h), pos = 0;
+	uint64_t cost = (uint64_t)b->up[l * q + p] + b->dn[lh * q + p];
+
+	if (adjacent && b->nextl[l] == lh && b->prevl[l] != lh)
+		pos = q - 1 - p;
+	else if (adjacent && b->prevl[l] == lh && b->nextl[l] != lh)
+		pos = p;
+	return (uint64_t)sibling(b, l, h, p) << 63 |
+	       (uint64_t)(b->stack[p] < 127 ? b->stack[p] : 127) << 56 |
+	       (uint64_t)pos << 44 | (cost < 0xfffffff ? cost : 0xfffffff) << 16 |
+	       (p + q - b->in->nominal[h] % q) % q;
+}
+
+/* A pending route's fallback: the live plane of lowest rank, if any. */
+static void fall_back(struct bm *b, uint32_t l, uint32_t h, int adjacent)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t p, best = fb->q, lh = leaf_of(fb, h);
+	uint64_t r, br = 0;
+
+	*at(b, l, h) = FORS_BASEMAP_NONE;
+	near(b, l, h);
+	for (p = 0; p < fb->q; p++) {
+		if (!fors_plane_live(fb, l, p) || !fors_plane_live(fb, lh, p))
+			continue;
+		r = rank(b, l, h, p, adjacent);
+		if (best == fb->q || r < br) {
+			best = p;
+			br = r;
+		}
+	}
+	if (best < fb->q)
+		load(b, l, h, best);
+}
+
+/* The fallbacks between neighbouring leaves first, then the others. */
+static void fall_backs(struct bm *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t h, l;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (h = 0; h < fb->nhosts; h++)
+			for (l = 0; l < fb->m1; l++) {
+				uint32_t lh = leaf_of(fb, h);
+				int adj = b->nextl[l] == lh || b->prevl[l] == lh;
+
+				if (*at(b, l, h) == PENDING && adj == !pass)
+					fall_back(b, l, h, adj);
+			}
+}
+
+int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
+{
+	const struct fors_fabric *fb = in->fb;
+	struct bm b = { in, fb, out, NULL, NULL, NULL, NULL, NULL };
+	int r = FORS_ENOMEM;
+
+	b.up = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
+	b.dn = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
+	b.nextl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
+	b.prevl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
+	b.stack = malloc(sizeof(uint32_t) * (fb->q + 1));
+	if (b.up && b.dn && b.nextl && b.prevl && b.stack) {
+		nominal(&b);
+		neighbours(&b);
+		fall_backs(&b);
+		r = 0;
+	}
+	free(b.up);
+	free(b.dn);
+	free(b.nextl);
+	free(b.prevl);
+	free(b.stack);
+	return r;
+}
