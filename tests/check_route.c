@@ -10,6 +10,7 @@
 #include "verify/check.h"
 #include "verify/verify.h"
 #include "formats/lftdump.h"
+#include "routing/basemap.h"
 #include "routing/route.h"
 #include "fabric_util.h"
 #include "route_util.h"
@@ -42,8 +43,10 @@ static const struct scenario paper[] = {
 	{ "SW18,19,22,23", { { 0 } }, 0, { 18, 19, 22, 23 }, 4, 4, 4 },
 };
 
-static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc)
+static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc,
+				      int exchange)
 {
+	struct fors_route_opts o = { .lmc = lmc, .exchange_lids = exchange };
 	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
 	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead, 0, 0 };
 	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
@@ -57,7 +60,7 @@ static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc)
 		dead[sc->dead[i] - 18] = 1;
 	live = gen_topology(&g);
 	ref = gen_topology(&h);
-	r = route_ok(live, ref, lmc, sc->name);
+	r = route_ok_with(live, ref, &o, sc->name);
 	ck_assert_uint_eq(r->fb->f, sc->f);
 	ck_assert_uint_eq(r->fb->m, sc->m);
 	ck_assert_uint_eq(r->assign.split, 0);
@@ -178,7 +181,7 @@ END_TEST
 START_TEST(paper_scenarios)
 {
 	const struct scenario *sc = &paper[_i];
-	struct fors_route *r = paper_route(sc, 5);
+	struct fors_route *r = paper_route(sc, 5, 0);
 
 	ck_assert_int_eq(r->assign.method,
 			 sc->m <= sc->f && !fors_schedule_is_cyclic(r->s) ?
@@ -200,7 +203,7 @@ START_TEST(paper_scenarios_narrow)
 {
 	const struct scenario *sc = &paper[_i / 2];
 	uint32_t lmc = _i % 2 ? 3 : narrow_lmc[_i / 2];
-	struct fors_route *r = paper_route(sc, lmc);
+	struct fors_route *r = paper_route(sc, lmc, 1);
 
 	ck_assert_ptr_nonnull(r->om);
 	ck_assert_uint_eq(r->om->k, 1u << lmc);
@@ -510,6 +513,7 @@ START_TEST(healthy_one_offset)
 		uint32_t ns = m0 + 1 + rnd() % 3, i;
 		uint8_t absent[20 * 18];
 		struct fors_netgen g = { m0, m1, ns, 1, absent, 0, NULL, NULL, 0, 0 };
+		struct fors_route_opts o = { .lmc = 0, .exchange_lids = 1 };
 		struct fors_topology *t;
 		struct fors_route *r;
 
@@ -519,7 +523,7 @@ START_TEST(healthy_one_offset)
 			absent[i] = g.m0 == 20 ? i >= 20 && i % 20 >= 18 :
 				    i % m0 && rnd() % 5 == 0;
 		t = gen_topology(&g);
-		r = route_ok(t, NULL, 0, "healthy at LMC 0");
+		r = route_ok_with(t, NULL, &o, "healthy at LMC 0");
 		ck_assert_uint_eq(r->assign.split, 0);
 		ck_assert_uint_eq(r->fb->nhosts, g.m0 == 20 ? 326 : r->fb->nhosts);
 		slot_planes(r);
@@ -550,8 +554,13 @@ static void offsets_used(const struct fors_route *r)
 		used[((size_t)x->src / fb->m0 * fb->nhosts + h) * r->om->k +
 		     j] = 1;
 	}
+	for (i = 0; r->base && i < n; i += r->om->k)
+		ck_assert_int_eq(r->om->plane[i],
+				 r->base[i / r->om->k] == FORS_BASEMAP_NONE ? -1 :
+				 r->base[i / r->om->k]);
 	for (i = 0; i < n; i++)
-		ck_assert_msg(r->om->plane[i] < 0 || used[i],
+		ck_assert_msg(r->om->plane[i] < 0 || used[i] ||
+			      (r->base && i % r->om->k == 0),
 			      "leaf %zu, host %zu: offset %zu (plane %d) unused",
 			      i / r->om->k / fb->nhosts,
 			      i / r->om->k % fb->nhosts, i % r->om->k,
@@ -646,7 +655,8 @@ START_TEST(residue_rule)
 		uint8_t *failed = calloc(m1 * ns, 1);
 		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL, 0, 0 };
 		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL, 0, 0 };
-		struct fors_route_opts o = { .lmc = lmc, .algorithm1 = 1 };
+		struct fors_route_opts o = { .lmc = lmc, .algorithm1 = 1,
+					     .exchange_lids = 1 };
 		struct fors_topology *live, *ref;
 		struct fors_route *r;
 		struct inter in;
@@ -719,7 +729,8 @@ START_TEST(random_narrow)
 		struct fors_netgen g = { m0, m1, ns, 1, NULL, 0, failed, NULL, 0, 0 };
 		struct fors_netgen h = { m0, m1, ns, 1, NULL, 0, NULL, NULL, 0, 0 };
 		struct fors_topology *live, *ref;
-		struct fors_route_opts o = { .lmc = lmc };
+		struct fors_route_opts o = { .lmc = lmc,
+					     .exchange_lids = trial % 2 };
 		struct fors_route *r;
 		struct fors_error err;
 		char what[96];
@@ -728,11 +739,11 @@ START_TEST(random_narrow)
 		cut_random(&g, failed, m1 * ns / 3);
 		live = gen_topology(&g);
 		ref = gen_topology(&h);
-		snprintf(what, sizeof(what), "trial %d: FT(2;%u,%u), %u spines, LMC %u",
-			 trial, m0, m1, ns, lmc);
+		snprintf(what, sizeof(what), "trial %d: FT(2;%u,%u), %u spines, LMC %u, %s",
+			 trial, m0, m1, ns, lmc, trial % 2 ? "exchange" : "everyone");
 		if (fors_route_compute(live, ref, &o, &r, &err) == FORS_OK) {
 			fors_route_free(r);
-			r = route_ok(live, ref, lmc, what);
+			r = route_ok_with(live, ref, &o, what);
 			ck_assert_ptr_nonnull(r->om);
 			ck_assert_uint_ge(r->s->nphases, r->bound.t);
 			offsets_used(r);

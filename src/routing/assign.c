@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "routing/assign.h"
+#include "routing/basemap.h"
 #include "routing/residue.h"
 #include "schedule/cyclic.h"
 #include "schedule/inter.h"
@@ -67,6 +68,8 @@ struct assigner {
 	uint32_t nmemo, memocap;
 	struct fors_assign_info *info;
 	struct fors_offmap *om;	/* NULL: every plane has its offset */
+	uint32_t pre;		/* offsets a pair has before the phases:
+				   1 with the base map, else 0 */
 	int stuck;		/* a transfer no plane of its offsets can take */
 	int resid;		/* the residue rule places the phases */
 	int32_t *via;		/* [m0]: with it, the plane of slot a's send
@@ -137,7 +140,8 @@ static int one_rank(const struct assigner *a, uint32_t sid, uint32_t j,
 /*
  * May a transfer from leaf l to sid take plane p? With a map: a plane its
  * offsets already reach, or a new one while an offset is free (when tight,
- * only if none is taken yet) and its spine's cable to sid agrees.
+ * only if none is taken yet but the base map's) and its spine's cable to
+ * sid agrees.
  */
 static int allowed(const struct assigner *a, uint32_t l, uint32_t sid,
 		   uint32_t p, int tight)
@@ -157,7 +161,7 @@ static int allowed(const struct assigner *a, uint32_t l, uint32_t sid,
 		else
 			taken++;
 	}
-	return fits && !(tight && taken);
+	return fits && !(tight && taken > a->pre);
 }
 
 /*
@@ -219,7 +223,7 @@ static uint32_t offset_planes(const struct assigner *a,
 
 	for (j = 0; j < a->om->k; j++)
 		free += o[j] < 0;
-	if (free && (!tight || free == a->om->k))
+	if (free && (!tight || free + a->pre >= a->om->k))
 		return UINT32_MAX;
 	for (j = 0; j < a->om->k; j++) {
 		uint32_t p = (uint32_t)o[j];
@@ -353,7 +357,7 @@ static int claim(struct assigner *a, uint32_t ls, uint32_t cu, uint32_t ld,
  * With one cable per leaf and spine, whether a pair with offsets o may
  * take plane p: it reaches p already (*j = -1), or the offset *j is free
  * for it, the first free one, which the tight attempt allows only to a
- * pair with no plane yet. Offsets fill from the first, any free one
+ * pair with no plane yet but the base map's. Offsets fill from the first, any free one
  * fitting (one_rank), so one pass decides.
  */
 static int slot_fits(const struct assigner *a, const int16_t *o, uint32_t p,
@@ -366,7 +370,7 @@ static int slot_fits(const struct assigner *a, const int16_t *o, uint32_t p,
 		if ((uint32_t)o[k] == p)
 			return 1;
 	*j = (int)k;
-	return k < a->om->k && (open || !k);
+	return k < a->om->k && (open || k <= a->pre);
 }
 
 /*
@@ -689,7 +693,9 @@ static void vias(struct assigner *a, uint32_t p)
 /*
  * A whole phase in one pass, into a->ph: each inter-leaf transfer on its
  * destination's slot plane (the tight attempt's first guess, tight_guess),
- * or under the residue rule on its send's plane (any free offset then),
+ * in a cyclic schedule over the base map on the base map's plane (the
+ * schedule searched its phases over it, cyclic.h), or under the residue
+ * rule on its send's plane (any free offset then),
  * live at both leaves, reached by its pair or a free offset, no cable
  * twice. The slot plane places every phase of a whole fabric and the
  * residue rule every phase it is chosen for (doc/narrow-lmc.md); 0 when a
@@ -710,9 +716,10 @@ static int slotted(struct assigner *a, const struct fors_xfer *in,
 
 		ls = leaf_of(a, x.src);
 		ld = leaf_of(a, x.dst);
-		p = a->resid ? a->via[x.src - ls * fb->m0] :
-			       (int32_t)a->slot[x.dst];
 		o = offsets_of(a, ls, x.dst);
+		p = a->resid ? a->via[x.src - ls * fb->m0] :
+		    a->pre && (a->cyclic || a->om->k == 1) ? o[0] :
+		    (int32_t)a->slot[x.dst];
 		j = -1;
 		if (ls != ld &&
 		    !(p >= 0 && fors_plane_live(fb, ls, (uint32_t)p) &&
@@ -790,7 +797,7 @@ static int residue_rule(const struct assigner *a)
 	if (!a->om || a->cyclic || fb->q != fb->nspines ||
 	    a->nunimp == fb->q || a->nunimp < fb->m0 - fb->f)
 		return 0;
-	return fors_residue_fits(&a->in, fb->m0 - fb->f, a->om->k);
+	return fors_residue_fits(&a->in, fb->m0 - fb->f, a->om->k - a->pre);
 }
 
 static int setup(struct assigner *a)
@@ -962,6 +969,22 @@ void fors_offmap_free(struct fors_offmap *om)
 	free(om);
 }
 
+/*
+ * Offset 0 of every pair the base map's plane (routing/basemap.h): the
+ * phases may use it where it serves them, and take the other offsets
+ * where it does not. The pairs' count of such offsets.
+ */
+static uint32_t prefill(const struct fors_fabric *fb, struct fors_offmap *om,
+			const uint16_t *base)
+{
+	size_t i, n = (size_t)fb->m1 * fb->nhosts;
+
+	for (i = 0; base && i < n; i++)
+		if (base[i] != FORS_BASEMAP_NONE)
+			om->plane[i * om->k] = (int16_t)base[i];
+	return base != NULL;
+}
+
 int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
 		       uint32_t k, struct fors_schedule **out,
 		       struct fors_offmap **om, struct fors_assign_info *info,
@@ -983,6 +1006,7 @@ int fors_assign_narrow(const struct fors_fabric *fb, struct fors_schedule *s,
 	a.om->k = k;
 	a.om->nhosts = fb->nhosts;
 	memset(a.om->plane, 0xff, sizeof(int16_t) * n);
+	a.pre = prefill(fb, a.om, info->base);
 	r = run(&a, s, out, err);
 	if (r)
 		fors_offmap_free(a.om);

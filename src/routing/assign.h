@@ -24,6 +24,11 @@ struct fors_assign_info {
 	struct fors_progress *built;	/* in: NULL, or the phases of the
 					   schedule built so far, on another
 					   thread (schedule.h, builder) */
+	const uint16_t *base;	/* in, fewer offsets than planes: NULL, or
+				   [m1 * nhosts]: offset 0 of leaf l's
+				   routes to host h is this plane before
+				   any phase (the base map, basemap.h),
+				   FORS_BASEMAP_NONE none */
 };
 
 /* The method as the schedule file and the log name it: "alg2", ... */

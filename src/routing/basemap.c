@@ -42,6 +42,120 @@ static uint16_t *at(const struct bm *b, uint32_t l, uint32_t h)
 	return &b->out[(size_t)l * b->fb->nhosts + h];
 }
 
+static int siblings(const struct fors_fabric *fb, uint32_t g, uint32_t h)
+{
+	const struct fors_fhost *x = &fb->hosts[g], *y = &fb->hosts[h];
+
+	return x->node == y->node || (x->sysguid && x->sysguid == y->sysguid);
+}
+
+/* Ports of one node (or system image) form a group, listed through next. */
+static int groups(const struct fors_fabric *fb, struct fors_nominal *n)
+{
+	uint32_t h, g, *last = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+
+	if (!last)
+		return FORS_ENOMEM;
+	for (h = 0; h < fb->nhosts; h++) {
+		n->group[h] = h;
+		last[h] = UINT32_MAX;
+		for (g = 0; g < h && n->group[h] == h; g++)
+			if (siblings(fb, g, h))
+				n->group[h] = n->group[g];
+	}
+	for (h = fb->nhosts; h-- > 0;) {
+		n->next[h] = last[n->group[h]];
+		last[n->group[h]] = h;
+	}
+	free(last);
+	return 0;
+}
+
+/* Is plane p's spine that of the designated plane of an earlier sibling? */
+static int sibling_spine(const struct fors_fabric *fb,
+			 const struct fors_nominal *n, uint32_t h, uint32_t p)
+{
+	uint32_t g;
+
+	for (g = n->group[h]; g < h; g = n->next[g])
+		if (fb->plane_spine[n->designated[g]] == fb->plane_spine[p])
+			return 1;
+	return 0;
+}
+
+/*
+ * The (h mod r)-th of the r planes alive at h's leaf: hosts in a row get
+ * planes in a row, across leaves too, so a run of as many hosts as a leaf
+ * has planes is reached through different planes from every leaf (the
+ * linear shift's phases; ftree's slot planes on a full tree). 0 when the
+ * leaf has no live plane.
+ */
+static uint32_t in_turn(const struct fors_fabric *fb, uint32_t h)
+{
+	uint32_t l = leaf_of(fb, h), p, r = 0, want;
+
+	for (p = 0; p < fb->q; p++)
+		r += fors_plane_live(fb, l, p);
+	want = r ? h % r : 0;
+	for (p = 0; p < fb->q; p++)
+		if (fors_plane_live(fb, l, p) && want-- == 0)
+			return p;
+	return 0;
+}
+
+/*
+ * in_turn, moved to a live plane on a spine no sibling uses and that no
+ * earlier host of the leaf has, each rule dropped in turn where none is
+ * left; taken marks the leaf's planes designated so far.
+ */
+static void designate(const struct fors_fabric *fb, struct fors_nominal *n,
+		      uint8_t *taken, uint32_t h)
+{
+	uint32_t q = fb->q, l = leaf_of(fb, h), start = in_turn(fb, h), k, p;
+	int strict;
+
+	for (strict = 3; strict >= 0; strict--)
+		for (k = 0; k < q; k++) {
+			p = (start + k) % q;
+			if (!fors_plane_live(fb, l, p) ||
+			    (strict >= 2 && sibling_spine(fb, n, h, p)) ||
+			    (strict % 2 && taken[l * q + p]))
+				continue;
+			n->designated[h] = p;
+			taken[l * q + p] = 1;
+			return;
+		}
+	n->designated[h] = start % q;
+	taken[l * q + start % q] = 1;
+}
+
+void fors_nominal_free(struct fors_nominal *n)
+{
+	free(n->designated);
+	free(n->group);
+	free(n->next);
+	*n = (struct fors_nominal){ NULL, NULL, NULL };
+}
+
+int fors_nominal_build(const struct fors_fabric *fb, struct fors_nominal *out)
+{
+	uint8_t *taken = calloc((size_t)fb->m1 * fb->q + 1, 1);
+	uint32_t h;
+	int r = FORS_ENOMEM;
+
+	out->designated = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	out->group = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	out->next = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	if (taken && out->designated && out->group && out->next)
+		r = groups(fb, out);
+	for (h = 0; !r && h < fb->nhosts; h++)
+		designate(fb, out, taken, h);
+	free(taken);
+	if (r)
+		fors_nominal_free(out);
+	return r;
+}
+
 /* A route from l to h through plane p: the cables it loads at each end. */
 static void load(struct bm *b, uint32_t l, uint32_t h, uint32_t p)
 {
@@ -53,20 +167,58 @@ static void load(struct bm *b, uint32_t l, uint32_t h, uint32_t p)
 	b->dn[lh * fb->q + (uint32_t)fors_plane_cable(fb, lh, p)]++;
 }
 
-/* Every nominal route alive at both ends; the rest marked pending. */
-static void nominal(struct bm *b)
+/* The live planes of leaf l. */
+static uint32_t live_planes(const struct fors_fabric *fb, uint32_t l)
+{
+	uint32_t p, u = 0;
+
+	for (p = 0; p < fb->q; p++)
+		u += fors_plane_live(fb, l, p);
+	return u;
+}
+
+/*
+ * Which hosts share their nominal plane with an earlier host of their
+ * leaf, where the leaf has fewer live planes than another (a cut): one
+ * cable down would carry both from every leaf, so each leaf chooses
+ * apart. Where every leaf lost the same planes (dead spines), the
+ * nominal planes stay, in turn around the whole fabric.
+ */
+static void doubled(struct bm *b, uint8_t *twice)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t h, l;
+	uint32_t h, l, lh, most = 0, last = UINT32_MAX;
+
+	for (l = 0; l < fb->m1; l++)
+		most = fb->leaf[l] != FORS_NO_PEER && live_planes(fb, l) > most ?
+		       live_planes(fb, l) : most;
+	for (h = 0; h < fb->nhosts; h++) {
+		lh = leaf_of(fb, h);
+		for (l = 0; lh != last && l < fb->q; l++)
+			b->stack[l] = 0;
+		if (lh != last)
+			b->stack[fb->q] = live_planes(fb, lh) < most;
+		last = lh;
+		twice[h] = b->stack[b->in->nominal[h] % fb->q]++ > 0 &&
+			   b->stack[fb->q] && b->in->spread;
+	}
+}
+
+/* Every nominal route alive at both ends; the rest, and twice[], pending. */
+static void nominal(struct bm *b, const uint8_t *twice)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t h, l, lh, p;
 
 	for (h = 0; h < fb->nhosts; h++) {
-		uint32_t lh = leaf_of(fb, h), p = b->in->nominal[h];
-
+		lh = leaf_of(fb, h);
+		p = b->in->nominal[h];
 		for (l = 0; l < fb->m1; l++) {
 			*at(b, l, h) = FORS_BASEMAP_NONE;
 			if (l == lh || fb->leaf[l] == FORS_NO_PEER)
 				continue;
-			if (fors_plane_reach(fb, l, p) && fors_plane_reach(fb, lh, p))
+			if (!twice[h] && fors_plane_reach(fb, l, p) &&
+			    fors_plane_reach(fb, lh, p))
 				load(b, l, h, p);
 			else
 				*at(b, l, h) = PENDING;
@@ -135,7 +287,7 @@ static void near(struct bm *b, uint32_t l, uint32_t h)
 		uint16_t x = *at(b, l, a % n);
 
 		if (a % n != h && x < PENDING)
-			b->stack[x]++;
+			b->stack[x] += w - (a > n + h ? a - n - h : n + h - a);
 	}
 }
 
@@ -206,6 +358,7 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 {
 	const struct fors_fabric *fb = in->fb;
 	struct bm b = { in, fb, out, NULL, NULL, NULL, NULL, NULL };
+	uint8_t *twice;
 	int r = FORS_ENOMEM;
 
 	b.up = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
@@ -213,8 +366,10 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 	b.nextl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	b.prevl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	b.stack = malloc(sizeof(uint32_t) * (fb->q + 1));
-	if (b.up && b.dn && b.nextl && b.prevl && b.stack) {
-		nominal(&b);
+	twice = malloc(fb->nhosts + 1);
+	if (b.up && b.dn && b.nextl && b.prevl && b.stack && twice) {
+		doubled(&b, twice);
+		nominal(&b, twice);
 		neighbours(&b);
 		fall_backs(&b);
 		r = 0;
@@ -224,5 +379,6 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 	free(b.nextl);
 	free(b.prevl);
 	free(b.stack);
+	free(twice);
 	return r;
 }

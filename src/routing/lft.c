@@ -38,8 +38,6 @@ struct lft_build {
 	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
 	uint32_t *dplane;	/* [nspines]: the LID being routed's plane on
 				   each spine by the first leaf's map, NONE */
-	uint8_t *taken;		/* [leaf * q + plane]: designated to a host
-				   there so far */
 	const struct fors_offmap *om;	/* NULL: offset j is plane designated + j */
 	struct fors_error *err;
 };
@@ -204,113 +202,6 @@ static int check_lids(struct lft_build *b)
 	return 0;
 }
 
-static int siblings(const struct fors_fabric *fb, uint32_t g, uint32_t h)
-{
-	const struct fors_fhost *x = &fb->hosts[g], *y = &fb->hosts[h];
-
-	return x->node == y->node || (x->sysguid && x->sysguid == y->sysguid);
-}
-
-/* Is plane p's spine that of the designated plane of an earlier sibling? */
-static int sibling_spine(const struct lft_build *b, uint32_t h, uint32_t p)
-{
-	const struct fors_fabric *fb = b->fb;
-	uint32_t g;
-
-	for (g = b->group[h]; g < h; g++)
-		if (b->group[g] == b->group[h] &&
-		    fb->plane_spine[b->lf->designated[g]] == fb->plane_spine[p])
-			return 1;
-	return 0;
-}
-
-/* Is plane p designated to a host of h's leaf before h? */
-static int taken_in_leaf(const struct lft_build *b, uint32_t h, uint32_t p)
-{
-	return b->taken[(size_t)leaf_of(b->fb, h) * b->fb->q + p];
-}
-
-/* Host h's plane is p: taken in its leaf for the hosts after it. */
-static void designate_as(struct lft_build *b, uint32_t h, uint32_t p)
-{
-	b->lf->designated[h] = p;
-	b->taken[(size_t)leaf_of(b->fb, h) * b->fb->q + p] = 1;
-}
-
-/*
- * The (h mod r)-th of the r planes alive at h's leaf: hosts in a row get
- * planes in a row, across leaves too, so a run of as many hosts as a leaf
- * has planes is reached through different planes from every leaf (the
- * linear shift's phases; ftree's slot planes on a full tree). 0 when the
- * leaf has no live plane.
- */
-static uint32_t in_turn(const struct fors_fabric *fb, uint32_t h)
-{
-	uint32_t l = leaf_of(fb, h), p, r = 0, want;
-
-	for (p = 0; p < fb->q; p++)
-		r += fors_plane_live(fb, l, p);
-	want = r ? h % r : 0;
-	for (p = 0; p < fb->q; p++)
-		if (fors_plane_live(fb, l, p) && want-- == 0)
-			return p;
-	return 0;
-}
-
-/* in_turn, moved to a live plane on a spine no sibling uses. */
-static void designate(struct lft_build *b, uint32_t h)
-{
-	const struct fors_fabric *fb = b->fb;
-	uint32_t q = fb->q, l = leaf_of(fb, h), start = in_turn(fb, h);
-	int strict;
-
-	for (strict = 3; strict >= 0; strict--) {
-		uint32_t k;
-
-		for (k = 0; k < q; k++) {
-			uint32_t p = (start + k) % q;
-
-			if (!fors_plane_live(fb, l, p) ||
-			    (strict >= 2 && sibling_spine(b, h, p)) ||
-			    (strict == 3 && taken_in_leaf(b, h, p)))
-				continue;
-			if (strict == 1 && taken_in_leaf(b, h, p))
-				continue;
-			designate_as(b, h, p);
-			return;
-		}
-	}
-	designate_as(b, h, start % q);
-}
-
-/* Ports of one node (or system image) form a group, listed through next. */
-static int groups(struct lft_build *b)
-{
-	const struct fors_fabric *fb = b->fb;
-	uint32_t h, g, *last;
-
-	b->group = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	b->next = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	last = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	if (!b->group || !b->next || !last) {
-		free(last);
-		return FORS_ENOMEM;
-	}
-	for (h = 0; h < fb->nhosts; h++) {
-		b->group[h] = h;
-		last[h] = NONE;
-		for (g = 0; g < h && b->group[h] == h; g++)
-			if (siblings(fb, g, h))
-				b->group[h] = b->group[g];
-	}
-	for (h = fb->nhosts; h-- > 0;) {
-		b->next[h] = last[b->group[h]];
-		last[b->group[h]] = h;
-	}
-	free(last);
-	return 0;
-}
-
 static uint16_t *base_at(const struct lft_build *b, uint32_t h, uint32_t l,
 			 uint32_t j)
 {
@@ -344,7 +235,7 @@ static int base_maps(struct lft_build *b)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t j, h, *nom = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	struct fors_basemap_in in = { fb, nom, b->group, b->next };
+	struct fors_basemap_in in = { fb, nom, b->group, b->next, 0 };
 	int r = 0;
 
 	b->base = malloc(sizeof(uint16_t) * ((size_t)nlids(b->lf) * fb->m1 *
@@ -677,7 +568,7 @@ static int lids(struct fors_lfts_job *j, uint32_t lmc, int renumber)
 {
 	struct lft_build *b = &j->b;
 	const struct fors_fabric *fb = b->fb;
-	uint32_t h;
+	struct fors_nominal nom = { NULL, NULL, NULL };
 	int r;
 
 	b->lf = calloc(1, sizeof(*b->lf));
@@ -686,9 +577,7 @@ static int lids(struct fors_lfts_job *j, uint32_t lmc, int renumber)
 	b->lf->lmc = lmc;
 	b->lf->host_lid = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
 	b->lf->part_lid = malloc(sizeof(uint32_t) * (fb->nparts + 1));
-	b->lf->designated = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
-	r = b->lf->host_lid && b->lf->part_lid && b->lf->designated ?
-	    switches(b) : FORS_ENOMEM;
+	r = b->lf->host_lid && b->lf->part_lid ? switches(b) : FORS_ENOMEM;
 	if (!r)
 		r = renumber ? 1 : topology_lids(b);
 	if (r == 1) {
@@ -698,12 +587,10 @@ static int lids(struct fors_lfts_job *j, uint32_t lmc, int renumber)
 	if (!r)
 		r = check_lids(b);
 	if (!r)
-		r = groups(b);
-	b->taken = r ? NULL : calloc((size_t)fb->m1 * fb->q + 1, 1);
-	if (!r && !b->taken)
-		r = FORS_ENOMEM;
-	for (h = 0; !r && h < fb->nhosts; h++)
-		designate(b, h);
+		r = fors_nominal_build(fb, &nom);
+	b->lf->designated = nom.designated;
+	b->group = nom.group;
+	b->next = nom.next;
 	return r;
 }
 
@@ -719,7 +606,6 @@ static void job_free(struct fors_lfts_job *j, int keep)
 	free(b->base);
 	free(b->pinned);
 	free(b->dplane);
-	free(b->taken);
 	if (!keep)
 		fors_lfts_free(b->lf);
 	free(j);

@@ -3,11 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/basemap.h"
 #include "routing/detour.h"
 #include "routing/route.h"
 #include "routing/routed.h"
 #include "schedule/cyclic.h"
 #include "schedule/inter.h"
+#include "schedule/pack.h"
+#include "schedule/planes.h"
 
 static int cmp_guid(const void *x, const void *y)
 {
@@ -25,6 +28,7 @@ void fors_route_free(struct fors_route *r)
 	fors_lfts_free(r->lfts);
 	fors_offmap_free(r->om);
 	free(r->joins);
+	free(r->base);
 	free(r);
 }
 
@@ -66,13 +70,15 @@ static int without_apart(const struct fors_fabric *fb,
 
 static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 		  const uint8_t *present, uint32_t t, uint64_t seed,
-		  struct fors_schedule **cyc, struct fors_error *err)
+		  const int16_t *fixed, struct fors_schedule **cyc,
+		  struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_cyclic_params cp = { fb->m0, fb->m1, fb->f, present, NULL,
 					 t, FORS_CYCLIC_MOVES,
 					 FORS_CYCLIC_WORK, FORS_CYCLIC_SWAPS,
-					 seed, fb->q, NULL, o->plane_work };
+					 seed, fb->q, NULL, o->plane_work,
+					 fixed };
 	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
 	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
 	struct fors_error e2;
@@ -221,7 +227,7 @@ static int narrow(struct fors_route *r, struct fors_schedule *abs,
 		  uint32_t lmc, struct fors_schedule **planes,
 		  struct fors_error *err)
 {
-	struct fors_assign_info info = { 0 };
+	struct fors_assign_info info = { .base = r->base };
 	struct fors_schedule *pl, *again = NULL;
 	struct fors_offmap *om;
 	struct fors_error e2;
@@ -436,6 +442,102 @@ static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 static const uint32_t cyclic_above[FORS_CYCLIC_TRIES] = { 0, 0, 1, 2, 4 };
 
 /*
+ * The base map by slot, as the cyclic schedule takes it: [m1 * m0 * m1],
+ * FORS_NO_PLANE where none; NULL when out of memory.
+ */
+static int16_t *fixed_by_slot(const struct fors_route *r)
+{
+	const struct fors_fabric *fb = r->fb;
+	size_t all = (size_t)fb->m0 * fb->m1, l, i;
+	int16_t *f = malloc(sizeof(int16_t) * (fb->m1 * all + 1));
+	uint32_t h;
+
+	for (i = 0; f && i < fb->m1 * all; i++)
+		f[i] = FORS_NO_PLANE;
+	for (l = 0; f && l < fb->m1; l++)
+		for (h = 0; h < fb->nhosts; h++)
+			if (r->base[l * fb->nhosts + h] != FORS_BASEMAP_NONE)
+				f[l * all + fb->hosts[h].sid] =
+					(int16_t)r->base[l * fb->nhosts + h];
+	return f;
+}
+
+/*
+ * Algorithm 1's schedule over the base map's planes alone, packed
+ * (schedule/pack.h): with one LID offset its phases could only split.
+ * Where most of its transfers would move, it is built again as it was.
+ */
+static int packed(struct fors_route *r, struct fors_schedule **abs,
+		  uint8_t **present, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	int16_t *fixed = fixed_by_slot(r);
+	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
+	struct fors_pack_params pk = { fb->q, cable, fixed, fb->m0 - fb->f };
+	uint32_t l, p;
+	int e = FORS_ENOMEM;
+
+	for (l = 0; cable && l < fb->m1; l++)
+		for (p = 0; p < fb->q; p++)
+			cable[l * fb->q + p] = (int16_t)fors_plane_cable(fb, l, p);
+	if (fixed && cable)
+		e = fors_schedule_pack(*abs, &pk, err);
+	else
+		fors_error_set(err, "out of memory");
+	free(fixed);
+	free(cable);
+	if (e == FORS_ELIMIT) {
+		fors_schedule_free(*abs);
+		free(*present);
+		e = schedule(r, present, abs, err);
+	}
+	return e;
+}
+
+/*
+ * The base map (doc/narrow-lmc.md, "One offset for everyone"): the cyclic
+ * schedule with the hosts in order over the base map's own planes, at the bound and on the smallest circle above it
+ * whose size the most live planes of a leaf divide, where the base map
+ * repeats itself around the circle and a healthy tree needs no search.
+ * Each kept as a candidate where it has fewer phases.
+ */
+static int fixed_tries(struct fors_route *r, const struct fors_route_opts *o,
+		       const uint8_t *present, struct fors_schedule **pl,
+		       struct fors_assign_info *info, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_schedule *cyc = NULL;
+	uint32_t l, p, u, most = 1, t[2], k;
+	int16_t *fixed;
+	int e = 0;
+
+	if (!r->base || o->algorithm1 || fb->apart ||
+	    (uint64_t)r->usable.t * fb->nhosts > FORS_CYCLIC_CELLS)
+		return 0;
+	for (l = 0; l < fb->m1; l++) {
+		for (p = 0, u = 0; p < fb->q; p++)
+			u += fors_plane_live(fb, l, p);
+		most = u > most ? u : most;
+	}
+	t[0] = r->usable.t;
+	t[1] = (r->usable.t + 1 + most - 1) / most * most - 1;
+	fixed = fixed_by_slot(r);
+	if (!fixed)
+		e = FORS_ENOMEM;
+	for (k = 0; !e && k < 2 && (!k || t[1] != t[0]); k++) {
+		e = cyclic(r, o, present, t[k], k, fixed, &cyc, err);
+		if (!e && cyc)
+			e = candidate(r, o, cyc, pl, info, err);
+		fors_schedule_free(cyc);
+		cyc = NULL;
+	}
+	free(fixed);
+	if (e == FORS_ENOMEM)
+		fors_error_set(err, "out of memory");
+	return e;
+}
+
+/*
  * The schedule with its planes: Algorithm 1's where it is at the bound
  * with its planes, else the cyclic one while the best so far has more
  * phases than the try asks for, and Algorithm 1's if that comes out
@@ -458,6 +560,10 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		      schedule(r, &present, &abs, err);
 
 	*pl = NULL;
+	if (!e && few && r->base && !o->lmc) {
+		building_end(&g);
+		e = packed(r, &abs, &present, err);
+	}
 	if (!e && (few || o->algorithm1 || abs->nphases <= r->usable.t)) {
 		r->assign.built = few ? g.done : NULL;
 		e = candidate(r, o, abs, pl, &info, err);
@@ -475,7 +581,7 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		cells += (uint64_t)(r->usable.t + cyclic_above[k]) *
 			 r->fb->nhosts;
 		e = cyclic(r, o, present, r->usable.t + cyclic_above[k], k,
-			   &cyc, err);
+			   NULL, &cyc, err);
 		if (!cyc)
 			break;
 		if (!e)
@@ -484,6 +590,8 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	}
 	if (!e && !alg1 && (!*pl || (*pl)->nphases > r->usable.t))
 		e = candidate(r, o, abs, pl, &info, err);
+	if (!e && few && (!*pl || (*pl)->nphases > r->usable.t))
+		e = fixed_tries(r, o, present, pl, &info, err);
 	r->assign = info;
 	fors_schedule_free(abs);
 	free(present);
@@ -497,14 +605,16 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
  * split, as Algorithm 1 declares the phases its splits add; fors check
  * accepts exactly that many. Found by the soak (seed 97054, event 34):
  * 79 phases where P_f and T* are 75 and Algorithm 1 needs 95, refused by
- * the plugin's own verification.
+ * the plugin's own verification. So does a schedule packed over the base
+ * map (schedule/pack.h), whose added phases no split counted.
  */
 static void cyclic_excess(struct fors_route *r, const struct fors_schedule *pl)
 {
 	const struct fors_fabric *fb = r->fb;
 	uint32_t top = fors_pf(fb->m0, fb->m1, fb->f);
 
-	if (!fors_schedule_is_cyclic(pl) || r->njoin < fb->m0 * fb->m1 ||
+	if ((!fors_schedule_is_cyclic(pl) && !r->base) ||
+	    r->njoin < fb->m0 * fb->m1 ||
 	    fb->f <= fb->m0 / fb->m1)
 		return;
 	top = r->bound.t > top ? r->bound.t : top;
@@ -531,6 +641,41 @@ static int routed(struct fors_route *r, const struct fors_topology *live,
 }
 
 /*
+ * Fewer offsets than planes, single cables, and the base LIDs for every
+ * job (not o->exchange_lids): the base map of offset 0 (basemap.h), the
+ * tables' own, for the assignment to keep (routing/assign.h). With
+ * parallel cables a spine sends an offset down one cable for every leaf,
+ * which the base map's fallbacks do not promise: the phases choose there.
+ */
+static int base_map(struct fors_route *r, const struct fors_route_opts *o,
+		    struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_nominal nom;
+	struct fors_basemap_in in;
+	int e;
+
+	if (o->exchange_lids || o->lmc >= 8 || (1u << o->lmc) >= fb->q ||
+	    fb->q != fb->nspines)
+		return 0;
+	e = fors_nominal_build(fb, &nom);
+	r->base = e ? NULL : malloc(sizeof(uint16_t) *
+				    ((size_t)fb->m1 * fb->nhosts + 1));
+	if (r->base) {
+		in = (struct fors_basemap_in){ fb, nom.designated, nom.group,
+					       nom.next, 1 };
+		e = fors_basemap_build(&in, r->base);
+	}
+	fors_nominal_free(&nom);
+	if (!e && !r->base)
+		e = FORS_ENOMEM;
+	if (e)
+		fors_error_set(err, "out of memory");
+	r->assign.base = r->base;
+	return e;
+}
+
+/*
  * Each stage's product feeds the next; the planes become the routed
  * schedule.
  */
@@ -544,6 +689,8 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 	r->usable = r->bound;
 	if (!e && holds(r))
 		e = bound(r, 0, &r->usable, err);
+	if (!e)
+		e = base_map(r, o, err);
 	if (!e)
 		e = planned(r, o, &pl, err);
 	if (!e)

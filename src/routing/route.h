@@ -26,6 +26,8 @@ struct fors_route {
 	uint32_t njoin;		/* how many do */
 	struct fors_assign_info assign;
 	struct fors_detour_info detour;	/* leaves apart: their phases */
+	uint16_t *base;		/* NULL, or [m1 * nhosts]: the base map the
+				   narrow assignment keeps at offset 0 */
 };
 
 /*
@@ -56,6 +58,10 @@ struct fors_route_opts {
 	const uint64_t *participants;	/* port GUIDs of the hosts that take
 					   part, ascending; NULL: every one */
 	size_t nparticipants;
+	int exchange_lids;	/* fewer offsets than planes: the base LIDs
+				   chosen with the phases, for the exchange
+				   alone (doc/narrow-lmc.md), instead of the
+				   base map every other job needs */
 };
 
 /*

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "schedule/cyclic.h"
+#include "schedule/pack.h"
 #include "schedule/planes.h"
 #include "schedule/rebalance.h"
 #include "schedule/xorshift.h"
@@ -165,7 +166,10 @@ static void swap(struct circle *c, uint32_t x, uint32_t y)
 
 /*
  * The hosts on seeded random positions, the rest idle: each enters the
- * covers against those placed before it.
+ * covers against those placed before it. With fixed planes, in sid
+ * order from position 0: the base map gives hosts in a row planes in a
+ * row (routing/basemap.c), so every run of positions is reached through
+ * different planes.
  */
 static void place(struct circle *c)
 {
@@ -176,7 +180,7 @@ static void place(struct circle *c)
 		c->cls[x] = c->none;
 		order[x] = x;
 	}
-	for (x = c->n; x > 1; x--) {
+	for (x = c->n; !cp->fixed && x > 1; x--) {
 		j = next(c, x);
 		h = order[x - 1];
 		order[x - 1] = order[j];
@@ -394,10 +398,22 @@ static int64_t planes(const struct fors_cyclic_params *cp, struct tables *tb,
 		      uint64_t seed)
 {
 	struct fors_plane_params pp = { cp->q, cp->cable, cp->plane_work,
-					seed };
+					seed, NULL };
+	uint32_t nh = tb->ph.nh, l, b, all = cp->m0 * cp->m1;
+	int16_t *fixed = NULL;
+	int64_t r = -1;
 
-	tb->plane = malloc(sizeof(int16_t) * ((size_t)cp->t * tb->ph.nh + 1));
-	return tb->plane ? fors_phase_planes(&tb->ph, &pp, tb->plane) : -1;
+	tb->plane = malloc(sizeof(int16_t) * ((size_t)cp->t * nh + 1));
+	if (cp->fixed)
+		fixed = malloc(sizeof(int16_t) * ((size_t)cp->m1 * nh + 1));
+	for (l = 0; fixed && l < cp->m1; l++)
+		for (b = 0; b < nh; b++)
+			fixed[l * nh + b] = cp->fixed[(size_t)l * all + tb->sid[b]];
+	pp.fixed = fixed;
+	if (tb->plane && (fixed || !cp->fixed))
+		r = fors_phase_planes(&tb->ph, &pp, tb->plane);
+	free(fixed);
+	return r;
 }
 
 /*
@@ -413,13 +429,13 @@ static int finish(const struct circle *c, struct fors_schedule **out,
 	int64_t left = 0;
 	int e = tables_of(c, &tb);
 
-	if (!e && c->cost)
+	if (!e && c->cost && !cp->fixed)
 		left = fors_rebalance(&tb.ph, cp->swaps, c->rng);
 	if (!e && left >= 0 && cp->cable)
 		left = planes(cp, &tb, c->rng) < 0 ? -1 : 0;
 	if (!e && left < 0)
 		e = FORS_ENOMEM;
-	if (!e && left > 0) {
+	if (!e && left > 0 && !cp->fixed) {
 		fors_error_set(err, "no schedule in %u phases within the search's budget: %lld transfers over the uplinks",
 			       cp->t, (long long)left);
 		e = FORS_EINVAL;
@@ -427,6 +443,15 @@ static int finish(const struct circle *c, struct fors_schedule **out,
 	if (!e) {
 		*out = build(cp, &tb);
 		e = *out ? 0 : FORS_ENOMEM;
+	}
+	if (!e && cp->fixed) {
+		struct fors_pack_params pk = { cp->q, cp->cable, cp->fixed, 0 };
+
+		e = fors_schedule_pack(*out, &pk, err);
+		if (e) {
+			fors_schedule_free(*out);
+			*out = NULL;
+		}
 	}
 	tables_free(&tb);
 	return e;
@@ -449,7 +474,8 @@ int fors_schedule_cyclic(const struct fors_cyclic_params *cp,
 	if (!e) {
 		start_covers(&c);
 		place(&c);
-		search(&c);
+		if (!cp->fixed)
+			search(&c);
 		e = finish(&c, out, err);
 	}
 	if (e == FORS_ENOMEM)

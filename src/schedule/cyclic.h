@@ -23,6 +23,11 @@ struct fors_cyclic_params {
 				   takes at the leaf, -1 (fabric.h's
 				   fors_plane_cable); NULL: no planes */
 	uint64_t plane_work;	/* the plane search's budget */
+	const int16_t *fixed;	/* NULL, or [m1 * m0 * m1]: with one LID
+				   offset, the one plane of leaf l's
+				   transfers to host sid (the base map):
+				   the hosts then sit in sid order, and
+				   the phases are searched over these */
 };
 
 /* The placement search's budget in the pipeline: swaps, counts changed. */
@@ -43,7 +48,9 @@ struct fors_cyclic_params {
  * t + 1 positions, each sending in phase p to the position p ahead.
  * With cp->cable, the planes are searched with the phases
  * (schedule/planes.h): set in every phase left congestion-free, unset
- * in the others. DLIDs are unset; the fabric line gets `pattern cyclic`.
+ * in the others; with cp->fixed too, only the phases are, and the
+ * transfers that still share a cable move to phases with room for them
+ * (schedule/pack.h), so there may be more than cp->t. DLIDs are unset; the fabric line gets `pattern cyclic`.
  * FORS_EINVAL when, without cp->cable, the search finds no placement
  * within its budget (err says how many transfers stayed over),
  * FORS_ENOMEM.

@@ -113,6 +113,8 @@ static int best(struct ps *s, uint32_t p, uint32_t a, uint32_t b, int x)
 	int c, low = x >= 0 ? extra(s, p, la, lb, (uint32_t)x) : 3;
 	int pick = x;
 
+	if (s->pp->fixed)
+		return s->pp->fixed[(size_t)la * ph->nh + b];
 	s->work += n;
 	for (i = 0, o = n ? next(s, n) : 0; i < n && low; i++) {
 		y = s->common[s->cfirst[k] + (i + o) % n];
@@ -216,7 +218,11 @@ static uint32_t room(struct ps *s, uint32_t p, uint32_t a)
 	for (i = 0; i < 16; i++) {
 		q = next(s, ph->t - 1);
 		q += q >= p;
-		for (j = s->cfirst[k]; j < s->cfirst[k + 1]; j++)
+		if (s->pp->fixed && s->pp->fixed[(size_t)la * ph->nh + b] >= 0 &&
+		    !extra(s, q, la, lb, (uint32_t)
+			   s->pp->fixed[(size_t)la * ph->nh + b]))
+			return q;
+		for (j = s->cfirst[k]; !s->pp->fixed && j < s->cfirst[k + 1]; j++)
 			if (!extra(s, q, la, lb, s->common[j]))
 				return q;
 	}
@@ -346,7 +352,7 @@ static int start(struct ps *s)
 	for (p = 0; p < ph->t; p++) {
 		for (a = 0; a < ph->nh; a++)
 			s->pl[(size_t)p * ph->nh + a] = FORS_NO_PLANE;
-		if (colour(s, p))
+		if (!s->pp->fixed && colour(s, p))
 			return -1;
 		for (a = 0; a < ph->nh; a++) {
 			size_t at = (size_t)p * ph->nh + a;

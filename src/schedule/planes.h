@@ -18,6 +18,11 @@ struct fors_plane_params {
 	uint64_t work;		/* the search's budget: counts changed and
 				   planes looked at */
 	uint64_t seed;
+	const int16_t *fixed;	/* NULL, or [m1 * nh]: the one plane leaf l
+				   may send host b's transfers through (one
+				   LID offset: the route is the destination's),
+				   FORS_NO_PLANE for none; transfers then
+				   move between phases only */
 };
 
 /*
