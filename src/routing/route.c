@@ -303,11 +303,24 @@ static void leaf_cables(const struct fors_route *r, uint32_t l,
 }
 
 /*
+ * T*_L for k routes per pair: with one, the counting bound of one route
+ * (schedule/bound.h) where it is above T*; with more, T*.
+ */
+static uint32_t one_route(const struct fors_bound_fabric *bf, uint32_t t,
+			  uint32_t k)
+{
+	uint32_t x = k == 1 ? fors_bound_one_route(bf) : 0;
+
+	return x > t ? x : t;
+}
+
+/*
  * T* of the fabric (*b): its hosts per leaf and live cables per spine,
- * the cables held down counted when held is 1.
+ * the cables held down counted when held is 1. With one, T*_L too: *one
+ * holds the routes per pair on entry, the bound on return.
  */
 static int bound(struct fors_route *r, int held, struct fors_bound *b,
-		 struct fors_error *err)
+		 uint32_t *one, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_bound_fabric bf = { fb->m1, fb->nspines, NULL, NULL };
@@ -332,6 +345,8 @@ static int bound(struct fors_route *r, int held, struct fors_bound *b,
 		bf.hosts = hosts;
 		bf.cables = cables;
 		e = fors_bound_compute(&bf, b, err);
+		if (!e && one)
+			*one = one_route(&bf, b->t, *one);
 	} else {
 		fors_error_set(err, "out of memory");
 	}
@@ -361,17 +376,20 @@ static int holds(const struct fors_route *r)
 
 /*
  * The fabric line's `bound`: T*, for guarantee 5 of the schedule file;
- * with cables held, `usable`: T* of the cables the schedule may use.
+ * with cables held, `usable`: T* of the cables the schedule may use; with
+ * fewer LID offsets than planes, `bound-lmc`: T*_L.
  */
 static int bound_key(struct fors_route *r, struct fors_error *err)
 {
-	char n[16], u[16];
+	char n[16], u[16], l[16];
 
 	snprintf(n, sizeof(n), "%u", r->bound.t);
 	snprintf(u, sizeof(u), "%u", r->usable.t);
+	snprintf(l, sizeof(l), "%u", r->bound_lmc);
 	if (!fors_schedule_add_key(r->s, "bound", n) &&
 	    (r->usable.t == r->bound.t ||
-	     !fors_schedule_add_key(r->s, "usable", u)))
+	     !fors_schedule_add_key(r->s, "usable", u)) &&
+	    (!r->bound_lmc || !fors_schedule_add_key(r->s, "bound-lmc", l)))
 		return 0;
 	fors_error_set(err, "out of memory");
 	return FORS_ENOMEM;
@@ -684,11 +702,14 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 {
 	struct fors_schedule *pl = NULL;
 	struct fors_lfts_job *job;
-	int e = bound(r, 1, &r->bound, err);
+	int few = o->lmc < 8 && (1u << o->lmc) < r->fb->q;
+	int e;
 
+	r->bound_lmc = few ? 1u << o->lmc : 0;
+	e = bound(r, 1, &r->bound, few ? &r->bound_lmc : NULL, err);
 	r->usable = r->bound;
 	if (!e && holds(r))
-		e = bound(r, 0, &r->usable, err);
+		e = bound(r, 0, &r->usable, NULL, err);
 	if (!e)
 		e = base_map(r, o, err);
 	if (!e)

@@ -22,6 +22,10 @@ struct fors_route {
 	struct fors_bound bound;	/* T* of the hosts and live cables */
 	struct fors_bound usable;	/* T* without the cables held down:
 					   what the schedule aims at */
+	uint32_t bound_lmc;	/* with fewer LID offsets than planes, T*_L:
+				   no schedule over that many routes per
+				   (leaf, host) pair has fewer phases, at
+				   least T* (doc/narrow-lmc.md); 0 else */
 	uint8_t *joins;		/* [fb->nhosts]: takes part in the exchange */
 	uint32_t njoin;		/* how many do */
 	struct fors_assign_info assign;

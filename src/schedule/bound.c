@@ -389,6 +389,83 @@ int fors_bound_compute(const struct fors_bound_fabric *bf,
 	return e;
 }
 
+/* Leaf l's live cables. */
+static uint32_t cables_of(const struct fors_bound_fabric *bf, uint32_t l)
+{
+	uint32_t s, n = 0;
+
+	for (s = 0; s < bf->nspines; s++)
+		n += bf->cables[(size_t)l * bf->nspines + s];
+	return n;
+}
+
+/*
+ * The sum of the pieces ranked from + 1 .. to (1-based) in the
+ * descending order of the other leaves' host counts, each leaf's count
+ * once per host of leaf b: its pairs into b.
+ */
+static uint64_t ranked_sum(const struct fors_bound_fabric *bf, uint32_t b,
+			   const uint32_t *order, uint64_t from, uint64_t to)
+{
+	uint64_t sum = 0, at = 0, run, lo, hi;
+	uint32_t i;
+
+	for (i = 0; i < bf->nleaves && at < to; i++, at += run) {
+		uint32_t a = order[i];
+
+		run = a == b ? 0 : bf->hosts[b];
+		lo = at > from ? at : from;
+		hi = at + run < to ? at + run : to;
+		if (hi > lo)
+			sum += (hi - lo) * bf->hosts[a];
+	}
+	return sum;
+}
+
+/*
+ * Leaf b's cables down: its pairs' pieces (a source leaf's host count,
+ * once per host of b) on v cables, unsplit. Of the k v + 1 largest,
+ * some cable holds k + 1, so at least the k + 1 smallest of them.
+ */
+static uint32_t down_bound(const struct fors_bound_fabric *bf, uint32_t b,
+			   const uint32_t *order)
+{
+	uint64_t pieces = 0, k, best = 0, x;
+	uint32_t v = cables_of(bf, b), a;
+
+	for (a = 0; a < bf->nleaves; a++)
+		pieces += a != b && bf->hosts[a] ? bf->hosts[b] : 0;
+	for (k = 0; v && k * v + 1 <= pieces; k++) {
+		x = ranked_sum(bf, b, order, k * v - k, k * v + 1);
+		best = x > best ? x : best;
+	}
+	return best > UINT32_MAX ? UINT32_MAX : (uint32_t)best;
+}
+
+uint32_t fors_bound_one_route(const struct fors_bound_fabric *bf)
+{
+	uint32_t *order = malloc(sizeof(uint32_t) * (bf->nleaves + 1));
+	uint32_t a, b, i, n = 0, u, t = 0, x;
+
+	for (a = 0; a < bf->nleaves; a++)
+		n += bf->hosts[a];
+	for (a = 0; order && a < bf->nleaves; a++) {	/* by hosts, most first */
+		for (i = a; i > 0 && bf->hosts[order[i - 1]] < bf->hosts[a]; i--)
+			order[i] = order[i - 1];
+		order[i] = a;
+	}
+	for (b = 0; order && b < bf->nleaves; b++) {
+		u = cables_of(bf, b);
+		x = u && bf->hosts[b] ? (n - bf->hosts[b] + u - 1) / u *
+					bf->hosts[b] : 0;
+		t = x > t ? x : t;
+		x = bf->hosts[b] ? down_bound(bf, b, order) : 0;
+		t = x > t ? x : t;
+	}
+	free(order);
+	return t;
+}
+
 void fors_bound_describe(const struct fors_bound *b, char *buf, size_t len)
 {
 	if (b->term == FORS_BOUND_HOSTS)

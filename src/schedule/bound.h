@@ -45,6 +45,18 @@ struct fors_bound {
 int fors_bound_compute(const struct fors_bound_fabric *bf,
 		       struct fors_bound *out, struct fors_error *err);
 
+/*
+ * With one route per (source leaf, destination host), as one LID offset
+ * gives (doc/narrow-lmc.md, "The bound of one route"): each such pair's
+ * transfers all cross one cable up and one down, so a leaf's cables carry
+ * its pairs unsplit. The most transfers some cable must carry, over every
+ * leaf's cables up and down, proven by counting; with two routes or more
+ * a pair splits as it likes and this says no more than T*. The caller
+ * takes the larger of this and T*. bf->cables as fors_bound_compute's;
+ * 0 (no claim) when out of memory.
+ */
+uint32_t fors_bound_one_route(const struct fors_bound_fabric *bf);
+
 /* The bound's argument in words: "N - 1", "leaf 3's uplinks", ... */
 void fors_bound_describe(const struct fors_bound *b, char *buf, size_t len);
 

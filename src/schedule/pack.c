@@ -317,7 +317,7 @@ int fors_schedule_pack(struct fors_schedule *s,
 		r = fix(&k, err);
 	for (p = 0; !r && p < s->nphases; p++)
 		r = keep(&k, p, order, stay, &w, &kept[p]);
-	if (!r && k.nmv > s->nxfers / FORS_PACK_MOVES) {
+	if (!r && (uint64_t)k.nmv * s->nphases > FORS_PACK_WORK) {
 		fors_error_set(err, "%zu of %zu transfers share a cable: not packed",
 			       k.nmv, s->nxfers);
 		r = FORS_ELIMIT;

@@ -18,8 +18,12 @@ struct fors_pack_params {
 				   1's m0 - f); 0: the cables alone */
 };
 
-/* More than one transfer in this many to move: the planes do not fit. */
-#define FORS_PACK_MOVES 8
+/*
+ * Most transfers to move times phases: past it the planes do not fit the
+ * schedule, and finding each a phase would cost the subnet manager
+ * seconds (2,048 hosts with four dead spines: a million to move).
+ */
+#define FORS_PACK_WORK 300000000ull
 
 /*
  * s with every inter-leaf transfer on its fixed plane and no cable twice
@@ -28,9 +32,8 @@ struct fors_pack_params {
  * free, or a phase added at the end. Every pair stays once and every
  * host sends and receives at most once a phase. s changed in place (its
  * phases may grow in number, its transfers never); FORS_EINVAL (err says
- * which) for a transfer with no fixed plane, FORS_ELIMIT when more than
- * one in FORS_PACK_MOVES would move (a schedule the planes do not fit,
- * whose packing costs more than it saves), FORS_ENOMEM: s then unusable.
+ * which) for a transfer with no fixed plane, FORS_ELIMIT past
+ * FORS_PACK_WORK, FORS_ENOMEM: s then unusable.
  */
 int fors_schedule_pack(struct fors_schedule *s,
 		       const struct fors_pack_params *pp,
