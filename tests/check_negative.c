@@ -1180,7 +1180,7 @@ START_TEST(cyclic_more_than_planes)
 	uint8_t present[12];
 	uint32_t up[3] = { 4, 4, 4 }, p, most = 0;
 	struct fors_cyclic_params cp = { 4, 3, 0, present, up, 11, 2000,
-					 400000, 2000, 0, 0, NULL, 0 };
+					 400000, 2000, 0, 0, NULL, 0, NULL };
 	struct fors_schedule *s;
 	struct fors_error err;
 	size_t i;

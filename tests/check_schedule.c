@@ -389,7 +389,8 @@ START_TEST(cyclic_verified)
 		uint8_t *present = calloc(m0 * m1, 1);
 		uint32_t *up = calloc(m1, sizeof(uint32_t));
 		struct fors_cyclic_params cp = { m0, m1, 0, present, up, 0,
-						 20000, 4000000, 20000, 0, 0, NULL, 0 };
+						 20000, 4000000, 20000, 0, 0, NULL, 0,
+						 NULL };
 		struct fors_schedule *s;
 		struct fors_error err;
 
@@ -564,7 +565,7 @@ START_TEST(planes_kempe_swap)
 	uint32_t leaf[4] = { 0, 0, 1, 1 };
 	int16_t cable[2] = { 0, 0 }, pl[16];
 	struct fors_phases ph = round_robin(4, 4, 2, leaf);
-	struct fors_plane_params pp = { 1, cable, 100000, 7 };
+	struct fors_plane_params pp = { 1, cable, 100000, 7, NULL };
 	int64_t left = fors_phase_planes(&ph, &pp, pl);
 
 	ck_assert_int_eq(left, 0);
@@ -614,7 +615,7 @@ START_TEST(planes_random)
 		int16_t cable[6 * 6], *pl;
 		struct fors_phases ph;
 		struct fors_plane_params pp = { q, cable, 200000,
-						(uint64_t)trial };
+						(uint64_t)trial, NULL };
 		int64_t left;
 
 		for (l = 0; l < m1; l++) {
