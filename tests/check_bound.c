@@ -277,6 +277,125 @@ START_TEST(cbc_oracle)
 }
 END_TEST
 
+static uint32_t one_route_of(const struct inst *x)
+{
+	struct fors_bound_fabric bf = { x->nl, x->ns, x->hosts, x->cables };
+
+	return fors_bound_one_route(&bf);
+}
+
+/*
+ * One route per (leaf, host), counted by hand: FT(2;20,18) with one
+ * cable cut, its leaf's 340 destinations over 19 cables, 18 on some
+ * cable, 20 transfers each: 360, one above T* (issue 48); the LHCb
+ * fabric (326 hosts) with the cut at its full leaf: 306 over 19, 17 a
+ * cable, 340; healthy, no more than T*.
+ */
+START_TEST(one_route_by_hand)
+{
+	static uint32_t hosts[18], cables[18 * 20];
+	struct fors_bound_fabric bf = { 18, 20, hosts, cables };
+	struct fors_bound b;
+	struct fors_error err;
+	uint32_t l;
+
+	for (l = 0; l < 18; l++)
+		hosts[l] = 20;
+	for (l = 0; l < 18 * 20; l++)
+		cables[l] = 1;
+	ck_assert_uint_le(fors_bound_one_route(&bf), 359);
+	cables[0] = 0;
+	ck_assert_uint_eq(fors_bound_one_route(&bf), 360);
+	ck_assert_int_eq(fors_bound_compute(&bf, &b, &err), 0);
+	ck_assert_uint_eq(b.t, 359);
+	for (l = 1; l < 18; l++)
+		hosts[l] = 18;
+	ck_assert_uint_eq(fors_bound_one_route(&bf), 340);
+}
+END_TEST
+
+/*
+ * The load of x's busiest cable under every map of one route per (leaf,
+ * host) pair onto a spine both leaves reach, the least over all maps:
+ * the exact optimum the counting bound must never pass.
+ */
+struct maps {
+	const struct inst *x;
+	uint32_t npairs, best;
+	uint32_t src[MAXL * 4], dst[MAXL * 4];	/* a pair: leaf, host's leaf */
+	uint32_t up[MAXL * MAXS], dn[MAXL * MAXS];
+};
+
+static void try_maps(struct maps *m, uint32_t i, uint32_t worst)
+{
+	const struct inst *x = m->x;
+	uint32_t s, a, b, hs;
+
+	if (worst >= m->best)
+		return;
+	if (i == m->npairs) {
+		m->best = worst;
+		return;
+	}
+	a = m->src[i];
+	b = m->dst[i];
+	hs = x->hosts[a];
+	for (s = 0; s < x->ns; s++) {
+		uint32_t u, d;
+
+		if (!x->cables[a * x->ns + s] || !x->cables[b * x->ns + s])
+			continue;
+		u = m->up[a * x->ns + s] += hs;
+		d = m->dn[b * x->ns + s] += hs;
+		try_maps(m, i + 1, u > worst ? (d > u ? d : u) :
+				   d > worst ? d : worst);
+		m->up[a * x->ns + s] -= hs;
+		m->dn[b * x->ns + s] -= hs;
+	}
+}
+
+/*
+ * Small random fabrics (single cables, some cut), every map tried: the
+ * counting bound never passes the best map's busiest cable, and meets it
+ * on some.
+ */
+START_TEST(one_route_oracle)
+{
+	int trial, met = 0, tried = 0;
+
+	test_rng = 0x1e5d07u;
+	for (trial = 0; trial < 60; trial++) {
+		struct inst x = { 0 };
+		struct maps m = { &x, 0, UINT32_MAX, { 0 }, { 0 }, { 0 }, { 0 } };
+		uint32_t l, l2, h, t;
+
+		x.nl = 2 + rnd() % 2;
+		x.ns = 2 + rnd() % 2;
+		for (l = 0; l < x.nl; l++) {
+			x.hosts[l] = 1 + rnd() % 3;
+			for (h = 0; h < x.ns; h++)
+				x.cables[l * x.ns + h] = h == 0 || rnd() % 4;
+		}
+		for (l = 0; l < x.nl; l++)
+			for (l2 = 0; l2 < x.nl; l2++)
+				for (h = 0; l2 != l && h < x.hosts[l2]; h++) {
+					m.src[m.npairs] = l;
+					m.dst[m.npairs++] = l2;
+				}
+		if (m.npairs > 12)
+			continue;
+		try_maps(&m, 0, 0);
+		t = one_route_of(&x);
+		ck_assert_msg(t <= m.best, "trial %d: bound %u above the best map's %u",
+			      trial, t, m.best);
+		met += t == m.best;
+		tried++;
+	}
+	fprintf(stderr, "one_route_oracle: bound met on %d of %d\n", met, tried);
+	ck_assert_int_gt(met, tried / 2);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
 	Suite *su = suite_create("bound");
@@ -288,6 +407,8 @@ static Suite *bound_suite(void)
 	tcase_add_test(tc, flow_term);
 	tcase_add_test(tc, bottleneck);
 	tcase_add_test(tc, cbc_oracle);
+	tcase_add_test(tc, one_route_by_hand);
+	tcase_add_test(tc, one_route_oracle);
 	suite_add_tcase(su, tc);
 	return su;
 }

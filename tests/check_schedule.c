@@ -16,6 +16,7 @@
 #include "schedule/inter.h"
 #include "schedule/cyclic.h"
 #include "schedule/rebalance.h"
+#include "schedule/pack.h"
 #include "schedule/planes.h"
 
 static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,
@@ -642,6 +643,166 @@ START_TEST(planes_random)
 }
 END_TEST
 
+/*
+ * What fors_schedule_pack promises, checked from the schedule alone:
+ * every pair once, each host once a phase, each inter-leaf transfer on
+ * its fixed plane, no cable twice in a phase (up at the source's leaf,
+ * down at the destination's, as cable[] maps planes), no leaf over the
+ * cap, no phase lost, and a phase that shared no cable left as it was.
+ */
+static void pack_holds(const struct fors_schedule *in,
+		       const struct fors_schedule *s,
+		       const struct fors_pack_params *pp)
+{
+	uint32_t all = s->m0 * s->m1, m1 = s->m1, q = pp->q, p;
+	uint8_t *pair = calloc((size_t)all * all, 1);
+	uint8_t *snd = malloc(all), *rcv = malloc(all);
+	uint8_t *up = malloc((size_t)m1 * q), *dn = malloc((size_t)m1 * q);
+	uint32_t *out = malloc(sizeof(uint32_t) * m1);
+	uint32_t *inl = malloc(sizeof(uint32_t) * m1);
+	size_t i;
+
+	ck_assert(pair && snd && rcv && up && dn && out && inl);
+	ck_assert_uint_ge(s->nphases, in->nphases);
+	ck_assert_uint_eq(s->nxfers, in->nxfers);
+	for (p = 0; p < s->nphases; p++) {
+		memset(snd, 0, all);
+		memset(rcv, 0, all);
+		memset(up, 0, (size_t)m1 * q);
+		memset(dn, 0, (size_t)m1 * q);
+		memset(out, 0, sizeof(uint32_t) * m1);
+		memset(inl, 0, sizeof(uint32_t) * m1);
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			const struct fors_xfer *x = &s->xfers[i];
+			uint32_t ls = x->src / s->m0, ld = x->dst / s->m0;
+			int32_t pl = fors_xfer_plane(x);
+
+			ck_assert(!pair[(size_t)x->src * all + x->dst]++);
+			ck_assert(!snd[x->src]++ && !rcv[x->dst]++);
+			if (ls == ld) {
+				ck_assert_int_eq(pl, -1);
+				continue;
+			}
+			ck_assert_int_eq(pl, pp->fixed[(size_t)ls * all + x->dst]);
+			ck_assert(!up[ls * q + (uint32_t)pp->cable[ls * q + (uint32_t)pl]]++);
+			ck_assert(!dn[ld * q + (uint32_t)pp->cable[ld * q + (uint32_t)pl]]++);
+			ck_assert(!pp->leaf_cap || (++out[ls] <= pp->leaf_cap &&
+						    ++inl[ld] <= pp->leaf_cap));
+		}
+	}
+	free(pair);
+	free(snd);
+	free(rcv);
+	free(up);
+	free(dn);
+	free(out);
+	free(inl);
+}
+
+/* The phases of s that share no cable over the fixed planes. */
+static uint8_t *clean_phases(const struct fors_schedule *s,
+			     const struct fors_pack_params *pp)
+{
+	uint32_t q = pp->q, all = s->m0 * s->m1, p;
+	uint8_t *clean = malloc(s->nphases + 1), *u = malloc(s->m1 * q * 2);
+	size_t i;
+
+	ck_assert(clean && u);
+	for (p = 0; p < s->nphases; p++) {
+		memset(u, 0, s->m1 * q * 2);
+		clean[p] = 1;
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			const struct fors_xfer *x = &s->xfers[i];
+			uint32_t ls = x->src / s->m0, ld = x->dst / s->m0;
+			int16_t pl = pp->fixed[(size_t)ls * all + x->dst];
+
+			if (ls == ld)
+				continue;
+			clean[p] &= !u[ls * q + (uint32_t)pp->cable[ls * q + (uint32_t)pl]]++;
+			clean[p] &= !u[(s->m1 + ld) * q + (uint32_t)pp->cable[ld * q + (uint32_t)pl]]++;
+		}
+	}
+	free(u);
+	return clean;
+}
+
+/*
+ * Algorithm 1's schedules of random shapes over random fixed planes (each
+ * leaf's routes to a host on one of the planes alive at both ends), every
+ * other one with a reduction of 1 and its leaves capped at m0 - 1: packed,
+ * they keep every promise; phases that shared no cable stay as they were;
+ * and most need phases added.
+ */
+START_TEST(pack_random)
+{
+	int trial, grew = 0;
+
+	test_rng = 0x9ac4edu + (uint64_t)_i;
+	for (trial = 0; trial < 30; trial++) {
+		uint32_t m0 = 2 + rnd() % 5, m1 = 2 + rnd() % 4, q = m0 + rnd() % 2;
+		uint32_t all = m0 * m1, l, h, p, x;
+		int16_t *cable = malloc(sizeof(int16_t) * m1 * q);
+		int16_t *fixed = malloc(sizeof(int16_t) * m1 * all);
+		uint32_t f = trial % 2;
+		struct fors_pack_params pp = { q, cable, fixed, f ? m0 - f : 0 };
+		struct fors_schedule *in = build(m0, m1, f, NULL), *s;
+		struct fors_error err;
+		uint8_t *clean;
+		size_t i;
+
+		ck_assert(cable && fixed);
+		for (l = 0; l < m1; l++)
+			for (x = 0; x < q; x++)
+				cable[l * q + x] = x && rnd() % 5 == 0 ? -1 : (int16_t)x;
+		for (l = 0; l < m1; l++)
+			for (h = 0; h < all; h++) {
+				do
+					x = rnd() % q;
+				while (cable[l * q + x] < 0 ||
+				       cable[h / m0 * q + x] < 0);
+				fixed[l * all + h] = h / m0 == l ? FORS_NO_PLANE :
+						     (int16_t)x;
+			}
+		s = build(m0, m1, f, NULL);
+		clean = clean_phases(s, &pp);
+		ck_assert_int_eq(fors_schedule_pack(s, &pp, &err), 0);
+		pack_holds(in, s, &pp);
+		for (p = 0; p < in->nphases; p++)
+			for (i = 0; clean[p] && i < in->start[p + 1] - in->start[p]; i++)
+				ck_assert_uint_eq(s->xfers[s->start[p] + i].src * all +
+						  s->xfers[s->start[p] + i].dst,
+						  in->xfers[in->start[p] + i].src * all +
+						  in->xfers[in->start[p] + i].dst);
+		grew += s->nphases > in->nphases;
+		free(clean);
+		free(cable);
+		free(fixed);
+		fors_schedule_free(in);
+		fors_schedule_free(s);
+	}
+	fprintf(stderr, "pack_random %d: %d of 30 needed phases added\n", _i, grew);
+	ck_assert_int_gt(grew, 0);
+}
+END_TEST
+
+/* A transfer between leaves with no fixed plane is refused, by name. */
+START_TEST(pack_refuses_no_plane)
+{
+	int16_t cable[4] = { 0, 1, 0, 1 }, fixed[2 * 4];
+	struct fors_pack_params pp = { 2, cable, fixed, 0 };
+	struct fors_schedule *s = build(2, 2, 0, NULL);
+	struct fors_error err;
+	uint32_t i;
+
+	for (i = 0; i < 8; i++)
+		fixed[i] = i / 4 == (i % 4) / 2 ? FORS_NO_PLANE : 1;
+	fixed[0 * 4 + 2] = FORS_NO_PLANE;
+	ck_assert_int_eq(fors_schedule_pack(s, &pp, &err), FORS_EINVAL);
+	ck_assert_str_eq(err.msg, "transfer 0 -> 2 has no plane to pack over");
+	fors_schedule_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *su = suite_create("schedule");
@@ -660,6 +821,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, cyclic_verified);
 	tcase_add_test(tc, planes_kempe_swap);
 	tcase_add_test(tc, planes_random);
+	tcase_add_loop_test(tc, pack_random, 0, 2);
+	tcase_add_test(tc, pack_refuses_no_plane);
 	tcase_set_timeout(tc, 0);
 	suite_add_tcase(su, tc);
 	tcase_add_loop_test(sw, sweep, 2, 25);
