@@ -45,7 +45,7 @@ START_TEST(every_key)
 	ck_assert_int_eq(parse("# fors\n\n schedule_file  /run/fors/sched.dump # here\n"
 			       "reference_topology\t/etc/opensm/healthy.topo\n"
 			       "state_file /var/lib/fors/seen\nverify FALSE\n"
-			       "link_holddown_s 30\nspine_hosts refuse\n"
+			       "link_holddown_s 30\nspine_hosts refuse\nbase_lids exchange\n"
 			       "participants /etc/opensm/cn-guids\n"
 			       "stage_wait_ms 5000\nilp_cache_user fors-batch\n",
 			       &c, &s), 0);
@@ -56,6 +56,7 @@ START_TEST(every_key)
 	ck_assert_int_eq(c.verify, 0);
 	ck_assert_uint_eq(c.link_holddown_s, 30);
 	ck_assert_int_eq(c.refuse_spine_hosts, 1);
+	ck_assert_int_eq(c.exchange_lids, 1);
 	ck_assert_str_eq(c.participants, "/etc/opensm/cn-guids");
 	ck_assert_uint_eq(c.stage_wait_ms, 5000);
 	ck_assert_str_eq(c.ilp_cache_user, "fors-batch");
@@ -80,6 +81,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(c.link_holddown_s, 600);
 	ck_assert_uint_eq(c.stage_wait_ms, 100);
 	ck_assert_int_eq(c.refuse_spine_hosts, 0);
+	ck_assert_int_eq(c.exchange_lids, 0);
 	ck_assert_ptr_null(c.participants);
 	ck_assert_ptr_null(c.ilp_cache_user);
 	fors_config_free(&c);
@@ -107,6 +109,8 @@ static const struct {
 	  "fors.conf:1: stage_wait_ms: expected milliseconds 0..60000, got '60001'; using the default", 1 },
 	{ "spine_hosts maybe\n",
 	  "fors.conf:1: spine_hosts: expected route or refuse, got 'maybe'; using the default", 1 },
+	{ "base_lids mine\n",
+	  "fors.conf:1: base_lids: expected everyone or exchange, got 'mine'; using the default", 1 },
 	{ "reference_topology # none\n",
 	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
 	{ "participants cn-guids\n",

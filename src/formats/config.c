@@ -166,6 +166,9 @@ static int pair(struct config_parser *p, const char *key, const char *v)
 	if (!strcmp(key, "spine_hosts"))
 		return choice_key(p, key, v, "route", "refuse",
 				  &c->refuse_spine_hosts);
+	if (!strcmp(key, "base_lids"))
+		return choice_key(p, key, v, "everyone", "exchange",
+				  &c->exchange_lids);
 	if (!strcmp(key, "ilp_timeout_ms"))
 		return number_key(p, key, v, 1, FORS_ILP_TIMEOUT_MAX,
 				  "milliseconds", &c->ilp_timeout_ms);

@@ -21,6 +21,9 @@ struct fors_config {
 	unsigned stage_wait_ms;	/* a staged update's first stage stays this
 				   long before the rest (FORS_STAGE_WAIT) */
 	int refuse_spine_hosts;	/* spine_hosts refuse; default route */
+	int exchange_lids;	/* base_lids exchange: with fewer LID offsets
+				   than planes the base LIDs chosen for the
+				   exchange alone; default everyone */
 	char *participants;	/* a GUID file, or "all"; default: OpenSM's
 				   cn_guid_file, else every host port */
 };

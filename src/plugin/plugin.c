@@ -60,6 +60,7 @@ static int build_lid_matrices(void *ctx)
 		.lmc = p->osm->subn.opt.lmc,
 		.planes = p->ilp_argv ? &cache : NULL,
 		.refuse_spine_hosts = p->cfg.refuse_spine_hosts,
+		.exchange_lids = p->cfg.exchange_lids,
 	};
 	struct fors_topology *live;
 	struct fors_guids *g;
