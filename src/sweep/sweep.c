@@ -415,6 +415,11 @@ static void summary(const struct fors_sweep_state *st,
 			       "detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases, %u of them added",
 			       r->detour.xfers, r->detour.phases,
 			       r->detour.added);
+	if (r->bound_lmc > r->bound.t)
+		fors_sweep_say(st, 0,
+			       "one route per (leaf, host) at lmc %u: bound-lmc %u, %u phases above it",
+			       r->lfts->lmc, r->bound_lmc,
+			       nphases > r->bound_lmc ? nphases - r->bound_lmc : 0);
 }
 
 int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,
