@@ -213,6 +213,46 @@ START_TEST(paper_scenarios_narrow)
 END_TEST
 
 /*
+ * The paper's scenarios at LMC 0 with the base map at offset 0 (doc/
+ * narrow-lmc.md, "One offset for everyone"): verified as fors check
+ * verifies them, phases added above P_f declared, T*_L reported and never
+ * passed, and no more phases than recorded there (a ratchet).
+ */
+static const uint32_t lmc0_phases[] = { 400, 485, 663, 455, 484, 681, 684,
+					684 };
+
+START_TEST(paper_scenarios_lmc0)
+{
+	const struct scenario *sc = &paper[_i];
+	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead, 0, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+	uint32_t i;
+
+	for (i = 0; i < sc->ncuts; i++)
+		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
+	for (i = 0; i < sc->ndead; i++)
+		dead[sc->dead[i] - 18] = 1;
+	live = gen_topology(&g);
+	ref = gen_topology(&h);
+	r = route_ok(live, ref, 0, sc->name);
+	ck_assert_ptr_nonnull(r->base);
+	ck_assert_uint_ge(r->bound_lmc, r->bound.t);
+	ck_assert_uint_ge(r->s->nphases, r->bound_lmc);
+	ck_assert_int_eq(fors_schedule_number(r->s, "bound-lmc"), r->bound_lmc);
+	ck_assert_msg(r->s->nphases <= lmc0_phases[_i], "%s: %u phases",
+		      sc->name, r->s->nphases);
+	fprintf(stderr, "paper_scenarios_lmc0 %s: %u phases, T* %u, T*_L %u\n",
+		sc->name, r->s->nphases, r->bound.t, r->bound_lmc);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
  * Fig. 5: links 0-8 and 1-9 broken, so leaf 0 has two paths to leaf 1 and
  * three to the others: f = 1 but m = 2, beyond Algorithm 2.
  */
@@ -1352,6 +1392,7 @@ int main(void)
 	tcase_add_test(tc, ilp_cache_and_cyclic);
 	tcase_add_loop_test(tc, paper_scenarios, 0,
 			    sizeof(paper) / sizeof(paper[0]));
+	tcase_add_loop_test(tc, paper_scenarios_lmc0, 0, 8);
 	tcase_add_loop_test(tc, paper_scenarios_narrow, 0,
 			    2 * sizeof(paper) / sizeof(paper[0]));
 	tcase_add_loop_test(tc, healthy_one_offset, 0, 3);
