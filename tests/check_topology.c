@@ -69,6 +69,13 @@ START_TEST(real_ibnetdiscover_output)
 	ck_assert_uint_eq(h2->guid, 0x100004);
 	ck_assert_uint_eq(h2->ports[1].guid, 0x100005);
 	ck_assert_uint_eq(h2->ports[1].lid, 7);
+	ck_assert_uint_eq(h2->ports[1].lmc, 0);
+	fors_topology_free(t);
+	/* "# lid 12 lmc 1 "L1" lid 3 4xSDR": the CA's own, not its peer's */
+	t = fixture("ibnetdiscover-ft-2-2-lmc1.txt");
+	h2 = by_desc(t, "H2");
+	ck_assert_uint_eq(h2->ports[1].lid, 12);
+	ck_assert_uint_eq(h2->ports[1].lmc, 1);
 	fors_topology_free(t);
 }
 END_TEST
@@ -82,6 +89,7 @@ START_TEST(ibsim_net_file)
 	ck_assert_str_eq(h0->id, "H0");
 	ck_assert_uint_eq(h0->guid, 0);
 	ck_assert_uint_eq(h0->ports[1].lid, 0);
+	ck_assert_uint_eq(h0->ports[1].lmc, FORS_NO_LMC);
 	fors_topology_free(t);
 }
 END_TEST
@@ -165,6 +173,7 @@ static void assert_same_port(const struct fors_topology *a,
 	ck_assert_uint_eq(x->peer == FORS_NO_PEER, y->peer == FORS_NO_PEER);
 	ck_assert_uint_eq(x->guid, y->guid);
 	ck_assert_uint_eq(x->lid, y->lid);
+	ck_assert_uint_eq(x->lmc, y->lmc);
 	if (x->peer == FORS_NO_PEER)
 		return;
 	ck_assert_str_eq(a->nodes[x->peer].id, b->nodes[y->peer].id);

@@ -191,7 +191,7 @@ printf '0xdead1\n' >"$tmp/cn-bad-2"
 expect 1 "none of the 4 host ports is a participant" route --topology "$D/ibnetdiscover-ft-2-2-lmc1.txt" \
 	--lmc 1 --participants "$tmp/cn-bad-2" --output "$tmp/r-cn"
 # fors eval: usage, and fors's own tables with the schedule and linear shift
-expect 2 "give one of --linear-shift and --schedule" eval --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump"
+expect 2 "give one of --linear-shift, --schedule, --shift-ranks and --permutations" eval --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump"
 expect 2 "--format: expected text or tsv, got 'xml'" eval --topology "$tmp/h.net" \
 	--lfts "$tmp/r-h/fors-lfts.dump" --linear-shift --format xml
 expect 1 "gives no LID for CA" eval --topology "$tmp/h.net" --lfts "$tmp/r-h/fors-lfts.dump" --linear-shift
@@ -202,6 +202,74 @@ if command -v gnuplot >/dev/null; then
 	fors eval --topology "$tmp/f2.net" --lfts "$tmp/r-f2/fors-lfts.dump" \
 		--schedule "$tmp/r-f2/fors-schedule.dump" --plot "$tmp/eval.png" >/dev/null &&
 		[ "$(head -c 4 "$tmp/eval.png" | tail -c 3)" = PNG ] && ok || ko "eval --plot"
+fi
+# fors eval's other patterns: usage errors, then each through the topology
+# fors route wrote with the LIDs and LMC it routed (fors-topology.txt)
+E="eval --topology $tmp/h.net --lfts $tmp/r-h/fors-lfts.dump"
+expect 2 "give one of --linear-shift, --schedule, --shift-ranks and --permutations$" $E --linear-shift --permutations 3
+expect 2 "give one of --linear-shift, --schedule, --shift-ranks and --permutations$" $E --shift-ranks x --schedule y
+expect 2 "give one of --linear-shift, --schedule, --shift-ranks and --permutations$" $E --offsets
+expect 2 "--seed goes with --permutations$" $E --linear-shift --seed 3
+expect 2 "--offsets does not apply to --schedule: its DLIDs choose the offsets$" $E --schedule x --offsets
+expect 2 "--permutations: '0' is out of range 1..100000$" $E --permutations 0
+expect 2 "--permutations: '100001' is out of range 1..100000$" $E --permutations 100001
+expect 2 "--permutations: expected a non-negative integer, got 'many'" $E --permutations many
+expect 2 "--seed: expected a non-negative integer, got '-1'" $E --permutations 2 --seed -1
+expect 2 "--seed: '18446744073709551616' is out of range 0..18446744073709551615$" $E --permutations 2 --seed 18446744073709551616
+expect 2 "--shift-ranks needs a value" $E --shift-ranks
+expect 2 "unknown option '--lmc'" $E --linear-shift --offsets --lmc 2
+[ -s "$tmp/r-h/fors-topology.txt" ] && grep -q '^\[1\]	"L00"\[1\]		# "L00" lid [0-9]* lmc 3$' \
+	"$tmp/r-h/fors-topology.txt" && ok || ko "route writes fors-topology.txt with LIDs and LMC"
+T="--topology $tmp/r-h/fors-topology.txt --lfts $tmp/r-h/fors-lfts.dump"
+fors eval $T --linear-shift >"$tmp/out" &&
+	grep -q '^linear shift: 23 phases, 0 with conflicts, worst link load 1, 0 of 552 transfers lost$' "$tmp/out" &&
+	ok || ko "eval --linear-shift through fors-topology.txt: $(cat "$tmp/out")"
+fors eval $T --linear-shift --offsets >"$tmp/out" &&
+	grep -q '^linear shift over 8 offsets: 184 phases, 0 with conflicts, worst link load 1, 0 of 4416 transfers lost$' "$tmp/out" &&
+	grep -q '^time 184 (healthy 184): ' "$tmp/out" && ok || ko "eval --linear-shift --offsets: $(cat "$tmp/out")"
+fors eval $T --permutations 20 --seed 5 >"$tmp/p1" && fors eval $T -n 20 -e 5 >"$tmp/p2" &&
+	cmp -s "$tmp/p1" "$tmp/p2" && fors eval $T -n 20 -e 6 >"$tmp/p3" && ! cmp -s "$tmp/p1" "$tmp/p3" &&
+	grep -q '^permutations (20, seed 5): 20 phases, .* 0 of 480 transfers lost$' "$tmp/p1" &&
+	grep -q '^time [0-9]* (healthy 20): ' "$tmp/p1" && ok || ko "eval --permutations: $(cat "$tmp/p1")"
+fors eval $T --permutations 3 >"$tmp/out" && grep -q '^permutations (3, seed 1): 3 phases' "$tmp/out" &&
+	ok || ko "eval --permutations, seed 1 by default: $(cat "$tmp/out")"
+fors eval $T --permutations 20 --seed 5 --offsets >"$tmp/out" &&
+	grep -q '^permutations (20, seed 5) over 8 offsets: 160 phases, .* 0 of 3840 transfers lost$' "$tmp/out" &&
+	ok || ko "eval --permutations --offsets: $(cat "$tmp/out")"
+# the hosts in switch and port order: the linear shift, line for line
+seq -f 'H%03g' 0 23 >"$tmp/ranks"
+fors eval $T --shift-ranks "$tmp/ranks" --format tsv >"$tmp/ranks.tsv" &&
+	fors eval $T --linear-shift --format tsv >"$tmp/shift.tsv" && cmp -s "$tmp/ranks.tsv" "$tmp/shift.tsv" &&
+	fors eval $T --shift-ranks "$tmp/ranks" >"$tmp/out" &&
+	grep -q "^shift over ranks $tmp/ranks: 23 phases, 0 with conflicts" "$tmp/out" &&
+	ok || ko "eval --shift-ranks in switch order: $(cat "$tmp/out")"
+printf '# job\nH000 slots=2\nH007 max_slots=4\n\nH013\n' >"$tmp/ranks2"
+fors eval $T --shift-ranks "$tmp/ranks2" --offsets >"$tmp/out" &&
+	grep -q "^shift over ranks $tmp/ranks2 over 8 offsets: 24 phases, 8 with conflicts, worst link load 2, 0 of 80 transfers lost$" "$tmp/out" &&
+	grep -q "^time 32 (healthy 24): " "$tmp/out" && ok || ko "eval --shift-ranks with slots: $(cat "$tmp/out")"
+printf 'H000\nH999\n' >"$tmp/ranks3"
+expect 1 "ranks3:2: no host \"H999\" in the topology" eval $T --shift-ranks "$tmp/ranks3"
+printf 'H000 slots=0\n' >"$tmp/ranks3"
+expect 1 "ranks3:1: 'slots=0': expected slots=N with N in 1..65536$" eval $T --shift-ranks "$tmp/ranks3"
+: >"$tmp/ranks3"
+expect 1 "ranks3: no host in the rank file$" eval $T --shift-ranks "$tmp/ranks3"
+expect 1 "cannot open $tmp/none" eval $T --shift-ranks "$tmp/none"
+# fors route --renumber-lids on an ibsim net file: its topology has the LIDs
+mkdir -p "$tmp/r-R" &&
+	fors route --topology "$tmp/h.net" --lmc 3 --renumber-lids --output "$tmp/r-R" >/dev/null &&
+	fors eval --topology "$tmp/r-R/fors-topology.txt" --lfts "$tmp/r-R/fors-lfts.dump" --linear-shift >"$tmp/out" &&
+	grep -q ' 0 of 552 transfers lost$' "$tmp/out" && ok || ko "eval after route --renumber-lids: $(cat "$tmp/out")"
+# OpenSM's tables of the lab at LMC 1: the LMC from ibnetdiscover's lines
+fors eval --topology "$D/ibnetdiscover-ft-2-2-lmc1.txt" --lfts "$D/opensm-lfts-ft-2-2-lmc1.dump" \
+	--linear-shift --offsets >"$tmp/out" &&
+	grep -q '^linear shift over 2 offsets: 6 phases, 0 with conflicts, worst link load 1, 0 of 24 transfers lost$' "$tmp/out" &&
+	ok || ko "eval --offsets on the lab's tables: $(cat "$tmp/out")"
+sed 's/ lmc 1 / /' "$D/ibnetdiscover-ft-2-2-lmc1.txt" >"$tmp/nolmc.txt"
+expect 1 "the topology gives no LMC for CA \"H0\" port 1: ibnetdiscover output has it$" \
+	eval --topology "$tmp/nolmc.txt" --lfts "$D/opensm-lfts-ft-2-2-lmc1.dump" --linear-shift --offsets
+if command -v gnuplot >/dev/null; then
+	fors eval $T --permutations 5 --plot "$tmp/perm.png" >/dev/null &&
+		[ "$(head -c 4 "$tmp/perm.png" | tail -c 3)" = PNG ] && ok || ko "eval --permutations --plot"
 fi
 expect 2 "--lmc is required" route --topology "$tmp/h.net" --output "$tmp"
 expect 2 "--lmc: '9' is out of range 0..7" route --topology "$tmp/h.net" --lmc 9 --output "$tmp"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
@@ -13,12 +14,13 @@ int usage_error(const char *cmd, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* A decimal count in [lo, hi]; anything else is a usage error. */
-int parse_u32(const char *cmd, const char *opt, const char *s,
-	      unsigned long lo, unsigned long hi, uint32_t *v)
+/* A decimal number in [lo, hi]; anything else is a usage error. */
+static int parse_range(const char *cmd, const char *opt, const char *s,
+		       unsigned long long lo, unsigned long long hi,
+		       unsigned long long *v)
 {
 	char msg[160];
-	unsigned long x;
+	unsigned long long x;
 	char *end;
 
 	if (s[0] < '0' || s[0] > '9') {
@@ -27,7 +29,7 @@ int parse_u32(const char *cmd, const char *opt, const char *s,
 		return usage_error(cmd, msg, s);
 	}
 	errno = 0;
-	x = strtoul(s, &end, 10);
+	x = strtoull(s, &end, 10);
 	if (*end) {
 		snprintf(msg, sizeof(msg),
 			 "%s: expected a non-negative integer, got '%%s'", opt);
@@ -35,11 +37,33 @@ int parse_u32(const char *cmd, const char *opt, const char *s,
 	}
 	if (errno || x < lo || x > hi) {
 		snprintf(msg, sizeof(msg),
-			 "%s: '%%s' is out of range %lu..%lu", opt, lo, hi);
+			 "%s: '%%s' is out of range %llu..%llu", opt, lo, hi);
 		return usage_error(cmd, msg, s);
 	}
-	*v = (uint32_t)x;
+	*v = x;
 	return 0;
+}
+
+int parse_u32(const char *cmd, const char *opt, const char *s,
+	      unsigned long lo, unsigned long hi, uint32_t *v)
+{
+	unsigned long long x;
+	int r = parse_range(cmd, opt, s, lo, hi, &x);
+
+	if (!r)
+		*v = (uint32_t)x;
+	return r;
+}
+
+int parse_u64_arg(const char *cmd, const char *opt, const char *s,
+		  uint64_t *v)
+{
+	unsigned long long x;
+	int r = parse_range(cmd, opt, s, 0, UINT64_MAX, &x);
+
+	if (!r)
+		*v = x;
+	return r;
 }
 
 int bad_option(const char *cmd, int c, char **argv)

@@ -13,6 +13,10 @@ int usage_error(const char *cmd, const char *fmt, const char *arg);
 int parse_u32(const char *cmd, const char *opt, const char *s,
 	      unsigned long lo, unsigned long hi, uint32_t *v);
 
+/* A decimal number in 0..2^64-1; 0, or EXIT_USAGE after a message. */
+int parse_u64_arg(const char *cmd, const char *opt, const char *s,
+		  uint64_t *v);
+
 /* getopt_long's ':' and '?' cases, as a usage error. */
 int bad_option(const char *cmd, int c, char **argv);
 

@@ -11,9 +11,12 @@
 #include "sys/spawn.h"
 #include "fabric/topology.h"
 #include "formats/ibnetdiscover.h"
+#include "formats/rankfile.h"
 
 static const char usage_eval[] =
-	"Usage: fors eval --topology LIVE --lfts DUMP (--linear-shift | --schedule FILE)\n"
+	"Usage: fors eval --topology LIVE --lfts DUMP\n"
+	"                 (--linear-shift | --schedule FILE | --shift-ranks FILE |\n"
+	"                  --permutations N [--seed S]) [--offsets]\n"
 	"                 [--format text|tsv] [--plot FILE.png]\n"
 	"\n"
 	"Predict what a routing does to a synchronised all-to-all exchange: follow\n"
@@ -22,14 +25,26 @@ static const char usage_eval[] =
 	"predicted throughput relative to the healthy fabric is the pattern's\n"
 	"healthy phase count over the sum of the phases' largest loads.\n"
 	"\n"
-	"  -t, --topology LIVE  the fabric (ibnetdiscover output: it gives the LIDs)\n"
-	"  -l, --lfts DUMP      the switches' LFTs (opensm-lfts.dump, ibroute, fors)\n"
-	"  -s, --linear-shift   port s sends to port (s + p) mod P at its base LID\n"
-	"                       in phase p = 1..P-1, ports in switch and port order\n"
-	"  -S, --schedule FILE  a fors schedule file with its DLIDs\n"
-	"  -f, --format F       text (default) or tsv: one line per phase\n"
-	"  -p, --plot FILE.png  draw the most loaded link per phase (gnuplot)\n"
-	"  -h, --help           show this help\n"
+	"  -t, --topology LIVE     the fabric (ibnetdiscover output, or fors route's\n"
+	"                          fors-topology.txt: it gives the LIDs)\n"
+	"  -l, --lfts DUMP         the switches' LFTs (opensm-lfts.dump, ibroute, fors)\n"
+	"  -s, --linear-shift      port s sends to port (s + p) mod P at its base LID\n"
+	"                          in phase p = 1..P-1, ports in switch and port order\n"
+	"  -S, --schedule FILE     a fors schedule file with its DLIDs\n"
+	"  -r, --shift-ranks FILE  the shift over an MPI job's ranks: rank r sends to\n"
+	"                          rank (r + p) mod R in phase p = 1..R-1; FILE has a\n"
+	"                          host a line in rank order (scontrol show hostnames,\n"
+	"                          or an Open MPI hostfile: NAME [slots=N]); NAME is a\n"
+	"                          node description, its first word, or a port GUID\n"
+	"  -n, --permutations N    N phases (1..100000), each a random derangement\n"
+	"                          of the P host ports, at base LIDs\n"
+	"  -e, --seed S            the permutations' seed, 0..2^64-1 (default 1)\n"
+	"  -O, --offsets           send each phase over every LID offset in turn\n"
+	"                          (2^LMC phases, the k-th at base LID + k; the\n"
+	"                          topology gives the LMC); not with --schedule\n"
+	"  -f, --format F          text (default) or tsv: one line per phase\n"
+	"  -p, --plot FILE.png     draw the most loaded link per phase (gnuplot)\n"
+	"  -h, --help              show this help\n"
 	"\n"
 	"Exit 0, 1 when an input cannot be read or does not fit, 2 on usage errors.\n";
 
@@ -139,44 +154,138 @@ static int plot(const char *png, const char *what, const struct fors_eval *e)
 }
 
 struct args {
-	const char *topo, *lfts, *sched, *png;
-	int shift, tsv;
+	const char *topo, *lfts, *sched, *ranks, *png;
+	int shift, tsv, offsets, have_seed;
+	uint32_t perms;
+	uint64_t seed;
 };
+
+/* The pattern a names over t, its offsets applied; err says why not. */
+static int pattern(const struct args *a, const struct fors_topology *t,
+		   struct fors_pattern **p, struct fors_error *err)
+{
+	struct fors_schedule *s = NULL;
+	struct fors_rankfile *rf = NULL;
+	int r = 0;
+
+	*p = NULL;
+	if (a->sched) {
+		r = fors_schedule_read_file(a->sched, &s, err);
+		if (!r)
+			r = fors_pattern_schedule(t, s, p, err);
+	} else if (a->ranks) {
+		r = fors_rankfile_read_path(a->ranks, &rf, err);
+		if (!r)
+			r = fors_pattern_shift_ranks(t, rf, p, err);
+	} else if (a->perms) {
+		r = fors_pattern_permutations(t, a->perms, a->seed, p, err);
+	} else {
+		r = fors_pattern_shift(t, p, err);
+	}
+	if (!r && a->offsets)
+		r = fors_pattern_offsets(t, *p, err);
+	fors_schedule_free(s);
+	fors_rankfile_free(rf);
+	return r;
+}
+
+/* The pattern's name, the first word of the output. */
+static void describe(const struct args *a, const struct fors_pattern *p,
+		     char *b, size_t len)
+{
+	int n;
+
+	if (a->sched)
+		n = snprintf(b, len, "%s", a->sched);
+	else if (a->ranks)
+		n = snprintf(b, len, "shift over ranks %s", a->ranks);
+	else if (a->perms)
+		n = snprintf(b, len, "permutations (%u, seed %llu)", a->perms,
+			     (unsigned long long)a->seed);
+	else
+		n = snprintf(b, len, "linear shift");
+	if (a->offsets && n >= 0 && (size_t)n < len)
+		snprintf(b + n, len - (size_t)n, " over %u offsets", p->offsets);
+}
 
 static int run(const struct args *a)
 {
 	struct fors_topology *t = NULL;
 	struct fors_lft_dump *d = NULL;
-	struct fors_schedule *s = NULL;
 	struct fors_pattern *p = NULL;
 	struct fors_eval *e = NULL;
 	struct fors_error err;
+	char what[4400];
 	int r;
 
 	r = fors_topology_read_file(a->topo, &t, &err);
 	if (!r)
 		r = fors_lft_dump_read_file(a->lfts, &d, &err);
-	if (!r && a->sched)
-		r = fors_schedule_read_file(a->sched, &s, &err);
 	if (!r)
-		r = s ? fors_pattern_schedule(t, s, &p, &err) :
-		    fors_pattern_shift(t, &p, &err);
+		r = pattern(a, t, &p, &err);
 	if (!r)
 		r = fors_eval_run(t, d, p, &e, &err);
 	if (r)
 		fprintf(stderr, "fors eval: %s\n", err.msg);
-	else if (a->tsv)
-		tsv(t, e);
 	else
-		text(a->shift ? "linear shift" : a->sched, t, e);
+		describe(a, p, what, sizeof(what));
+	if (!r && a->tsv)
+		tsv(t, e);
+	else if (!r)
+		text(what, t, e);
 	if (!r && a->png)
-		r = plot(a->png, a->shift ? "linear shift" : a->sched, e);
+		r = plot(a->png, what, e);
 	fors_eval_free(e);
 	fors_pattern_free(p);
-	fors_schedule_free(s);
 	fors_lft_dump_free(d);
 	fors_topology_free(t);
 	return r ? EXIT_FAIL : 0;
+}
+
+/* The option c with its argument into a; 0, or a usage error. */
+static int option(int c, char **argv, struct args *a)
+{
+	a->have_seed |= c == 'e';
+	if (c == 't')
+		a->topo = optarg;
+	else if (c == 'l')
+		a->lfts = optarg;
+	else if (c == 's')
+		a->shift = 1;
+	else if (c == 'S')
+		a->sched = optarg;
+	else if (c == 'r')
+		a->ranks = optarg;
+	else if (c == 'n')
+		return parse_u32("eval", "--permutations", optarg, 1,
+				 FORS_PERMUTATIONS_MAX, &a->perms);
+	else if (c == 'e')
+		return parse_u64_arg("eval", "--seed", optarg, &a->seed);
+	else if (c == 'O')
+		a->offsets = 1;
+	else if (c == 'f' && (!strcmp(optarg, "tsv") || !strcmp(optarg, "text")))
+		a->tsv = !strcmp(optarg, "tsv");
+	else if (c == 'f')
+		return usage_error("eval", "--format: expected text or tsv, got '%s'", optarg);
+	else if (c == 'p')
+		a->png = optarg;
+	else
+		return bad_option("eval", c, argv);
+	return 0;
+}
+
+/* What the options say together; 0, or a usage error. */
+static int consistent(const struct args *a)
+{
+	if (!a->topo || !a->lfts)
+		return usage_error("eval", "%s", "--topology and --lfts are required");
+	if (!!a->shift + !!a->sched + !!a->ranks + !!a->perms != 1)
+		return usage_error("eval", "%s", "give one of --linear-shift, --schedule, --shift-ranks and --permutations");
+	if (a->have_seed && !a->perms)
+		return usage_error("eval", "%s", "--seed goes with --permutations");
+	if (a->offsets && a->sched)
+		return usage_error("eval", "%s", "--offsets does not apply to --schedule: its DLIDs choose the offsets");
+	return 0;
 }
 
 int cmd_eval(int argc, char **argv)
@@ -186,39 +295,28 @@ int cmd_eval(int argc, char **argv)
 		{ "lfts", required_argument, NULL, 'l' },
 		{ "linear-shift", no_argument, NULL, 's' },
 		{ "schedule", required_argument, NULL, 'S' },
+		{ "shift-ranks", required_argument, NULL, 'r' },
+		{ "permutations", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'e' },
+		{ "offsets", no_argument, NULL, 'O' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct args a = { NULL, NULL, NULL, NULL, 0, 0 };
-	int c;
+	struct args a = { .seed = 1 };
+	int c, r = 0;
 
-	while ((c = getopt_long(argc, argv, ":t:l:sS:f:p:h", opts, NULL)) != -1) {
-		if (c == 't')
-			a.topo = optarg;
-		else if (c == 'l')
-			a.lfts = optarg;
-		else if (c == 's')
-			a.shift = 1;
-		else if (c == 'S')
-			a.sched = optarg;
-		else if (c == 'f' && (!strcmp(optarg, "tsv") || !strcmp(optarg, "text")))
-			a.tsv = !strcmp(optarg, "tsv");
-		else if (c == 'f')
-			return usage_error("eval", "--format: expected text or tsv, got '%s'", optarg);
-		else if (c == 'p')
-			a.png = optarg;
-		else if (c == 'h')
+	while (!r && (c = getopt_long(argc, argv, ":t:l:sS:r:n:e:Of:p:h", opts,
+				      NULL)) != -1) {
+		if (c == 'h')
 			return fputs(usage_eval, stdout), 0;
-		else
-			return bad_option("eval", c, argv);
+		r = option(c, argv, &a);
 	}
+	if (r)
+		return r;
 	if (optind < argc)
 		return usage_error("eval", "unexpected argument '%s'", argv[optind]);
-	if (!a.topo || !a.lfts)
-		return usage_error("eval", "%s", "--topology and --lfts are required");
-	if (a.shift == !!a.sched)
-		return usage_error("eval", "%s", "give one of --linear-shift and --schedule");
-	return run(&a);
+	r = consistent(&a);
+	return r ? r : run(&a);
 }

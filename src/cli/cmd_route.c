@@ -22,7 +22,9 @@ static const char usage_route[] =
 	"cables, compute the schedule, a congestion-free plane for every\n"
 	"transfer and the LFTs of every switch for every LID and LMC offset.\n"
 	"Writes DIR/fors-schedule.dump (the schedule file, with hosts, planes\n"
-	"and DLIDs) and DIR/fors-lfts.dump (OpenSM's opensm-lfts.dump format).\n"
+	"and DLIDs), DIR/fors-lfts.dump (OpenSM's opensm-lfts.dump format) and\n"
+	"DIR/fors-topology.txt (LIVE as ibnetdiscover text with the LIDs and LMC\n"
+	"routed, for fors eval).\n"
 	"\n"
 	"  -t, --topology LIVE      the fabric now: ibnetdiscover output or an\n"
 	"                           ibsim net file\n"
@@ -36,7 +38,7 @@ static const char usage_route[] =
 	"                           exchange: a file of port GUIDs, one a line,\n"
 	"                           as OpenSM's cn_guid_file; the others keep\n"
 	"                           their routes and get no transfer\n"
-	"  -o, --output DIR         where to write the two files\n"
+	"  -o, --output DIR         where to write the three files\n"
 	"  -h, --help               show this help\n";
 
 struct route_args {
@@ -106,8 +108,12 @@ static int lfts_cb(FILE *out, const void *arg)
 	return fors_lfts_write(out, r->lfts, r->live, r->fb);
 }
 
+/*
+ * The schedule, the tables, and live (r's topology) with the LIDs and LMC
+ * r routed, so that fors eval can follow a pattern through the tables.
+ */
 static int write_files(const char *dir, const struct fors_route *r,
-		       struct fors_error *err)
+		       struct fors_topology *live, struct fors_error *err)
 {
 	size_t n = strlen(dir) + 32;
 	char *path = malloc(n);
@@ -122,6 +128,11 @@ static int write_files(const char *dir, const struct fors_route *r,
 	if (!e) {
 		snprintf(path, n, "%s/fors-lfts.dump", dir);
 		e = fors_write_atomic(path, lfts_cb, r, err);
+	}
+	if (!e) {
+		fors_topology_routed_lids(live, r->fb, r->lfts);
+		snprintf(path, n, "%s/fors-topology.txt", dir);
+		e = fors_topology_write_file(path, live, err);
 	}
 	free(path);
 	return e;
@@ -221,7 +232,7 @@ int cmd_route(int argc, char **argv)
 			summary(r, fors_clock_ms() - t0);
 	}
 	if (!e)
-		e = write_files(a.dir, r, &err);
+		e = write_files(a.dir, r, live, &err);
 	if (e)
 		fprintf(stderr, "fors route: %s\n", err.msg);
 	fors_route_free(r);

@@ -39,8 +39,10 @@ int fors_node_init(struct fors_topology *t, enum fors_node_type type,
 	t->nnodes++;
 	if (!n->id || !n->desc || !n->ports)
 		return FORS_ENOMEM;
-	for (i = 0; i <= nports; i++)
+	for (i = 0; i <= nports; i++) {
 		n->ports[i].peer = FORS_NO_PEER;
+		n->ports[i].lmc = FORS_NO_LMC;
+	}
 	return 0;
 }
 
@@ -146,6 +148,8 @@ static void merge_links(struct fors_topology *u, const uint32_t *map,
 				a->guid = p->guid;
 			if (p->lid)
 				a->lid = p->lid;
+			if (p->lmc != FORS_NO_LMC)
+				a->lmc = p->lmc;
 			if (j == FORS_NO_PEER || (a->peer == j &&
 						  a->peer_port == p->peer_port))
 				continue;

@@ -8,6 +8,7 @@
 #include "base/error.h"
 
 #define FORS_NO_PEER UINT32_MAX
+#define FORS_NO_LMC 0xff
 
 enum fors_node_type {
 	FORS_SWITCH,
@@ -19,6 +20,7 @@ struct fors_port {
 	uint32_t peer_port;
 	uint64_t guid;		/* CA port GUID, 0 if not given */
 	uint32_t lid;		/* CA port LID, 0 if not given */
+	uint8_t lmc;		/* CA port LMC 0..7, FORS_NO_LMC if not given */
 	uint8_t held;		/* up, but held down: no data (holddown.h) */
 };
 
@@ -46,7 +48,7 @@ void fors_topology_free(struct fors_topology *t);
 /*
  * An empty topology with room for nnodes nodes, for an adapter that builds
  * one from another model; fors_node_init() appends a node with every port
- * unconnected. Both fail only for lack of memory.
+ * unconnected, without LID or LMC. Both fail only for lack of memory.
  */
 struct fors_topology *fors_topology_new(uint32_t nnodes);
 int fors_node_init(struct fors_topology *t, enum fors_node_type type,

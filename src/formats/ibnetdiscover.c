@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/fabric.h"
 #include "fabric/topology.h"
 #include "formats/ibnetdiscover.h"
 #include "formats/io.h"
+#include "routing/lft.h"
 #include "sys/atomic.h"
 
 struct topo_parser {
@@ -66,16 +68,26 @@ static int hex_guid(const char *s, uint64_t *v)
 	return parse_u64(&s, 16, v);
 }
 
-/* "lid N" after position s (in a comment), 0 when absent. */
-static uint32_t lid_after(const char *s)
+/*
+ * "lid N" after position s (in a comment), 0 when absent; the "lmc L"
+ * right after it into *lmc (FORS_NO_LMC when absent), when lmc is given.
+ */
+static uint32_t lid_after(const char *s, uint8_t *lmc)
 {
 	const char *l = strstr(s, " lid ");
-	uint64_t v;
+	uint64_t v, m;
 
 	if (!l)
 		return 0;
 	l += 5;
-	return parse_u64(&l, 10, &v) || v > 0xffff ? 0 : (uint32_t)v;
+	if (parse_u64(&l, 10, &v) || v > 0xffff)
+		return 0;
+	if (lmc && !strncmp(l, " lmc ", 5)) {
+		l += 5;
+		if (!parse_u64(&l, 10, &m) && m <= 7)
+			*lmc = (uint8_t)m;
+	}
+	return (uint32_t)v;
 }
 
 static int grow(struct topo_parser *p)
@@ -128,7 +140,7 @@ static int node_header(struct topo_parser *p, const char *s,
 	if (c) {
 		c++;
 		n->desc = quoted(&c);
-		n->lid = type == FORS_SWITCH ? lid_after(c) : 0;
+		n->lid = type == FORS_SWITCH ? lid_after(c, NULL) : 0;
 	}
 	if (!n->desc)
 		n->desc = strdup(n->id);
@@ -137,8 +149,10 @@ static int node_header(struct topo_parser *p, const char *s,
 	p->t->nnodes++;
 	if (!n->desc || !n->ports || !p->peer_id[p->t->nnodes - 1])
 		return FORS_ENOMEM;
-	for (i = 0; i <= ports; i++)
+	for (i = 0; i <= ports; i++) {
 		n->ports[i].peer = FORS_NO_PEER;
+		n->ports[i].lmc = FORS_NO_LMC;
+	}
 	p->cur = p->t->nnodes - 1;
 	return 0;
 }
@@ -197,7 +211,7 @@ static int port_line(struct topo_parser *p, const char *s)
 		n->ports[port].guid = guid;
 		s = strchr(s, '#');
 		if (s)
-			n->ports[port].lid = lid_after(s);
+			n->ports[port].lid = lid_after(s, &n->ports[port].lmc);
 	}
 	return 0;
 }
@@ -440,6 +454,8 @@ static void write_port(FILE *out, const struct fors_topology *t,
 	fprintf(out, "\t\"%s\"[%u]\t\t# \"%s\"", o->id, p->peer_port, o->desc);
 	if (n->type == FORS_CA && p->lid)
 		fprintf(out, " lid %u", p->lid);
+	if (n->type == FORS_CA && p->lid && p->lmc != FORS_NO_LMC)
+		fprintf(out, " lmc %u", p->lmc);
 	fputc('\n', out);
 }
 
@@ -474,4 +490,35 @@ int fors_topology_write_file(const char *path, const struct fors_topology *t,
 			     struct fors_error *err)
 {
 	return fors_write_atomic(path, write_cb, t, err);
+}
+
+/* A CA port's LID and LMC as the routing gave them. */
+static void give_lid(struct fors_topology *t, uint32_t node, uint32_t port,
+		     uint32_t lid, uint32_t lmc)
+{
+	t->nodes[node].ports[port].lid = lid;
+	t->nodes[node].ports[port].lmc = (uint8_t)lmc;
+}
+
+void fors_topology_routed_lids(struct fors_topology *t,
+			       const struct fors_fabric *fb,
+			       const struct fors_lfts *l)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < t->nnodes; i++) {
+		t->nodes[i].lid = 0;
+		for (k = 0; k <= t->nodes[i].nports; k++) {
+			t->nodes[i].ports[k].lid = 0;
+			t->nodes[i].ports[k].lmc = FORS_NO_LMC;
+		}
+	}
+	for (i = 0; i < fb->nhosts; i++)
+		give_lid(t, fb->hosts[i].node, fb->hosts[i].port,
+			 l->host_lid[i], l->lmc);
+	for (i = 0; i < fb->nparts; i++)
+		give_lid(t, fb->parts[i].node, fb->parts[i].port,
+			 l->part_lid[i], l->lmc);
+	for (i = 0; i < l->nsw; i++)
+		t->nodes[l->sw[i]].lid = l->sw_lid[i];
 }
