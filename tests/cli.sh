@@ -280,23 +280,39 @@ fors route --topology "$tmp/h.net" --lmc 0 --output "$tmp/r-n" >"$tmp/out" &&
 	grep -q '0 added by splits' "$tmp/out" &&
 	fors check --schedule "$tmp/r-n/fors-schedule.dump" --topology "$tmp/h.net" \
 		--lfts "$tmp/r-n/fors-lfts.dump" >/dev/null && ok || ko "route at LMC 0: $(cat "$tmp/out")"
-# --lmc auto: FT(2;8,8) with cuts on two planes splits 3 phases at LMC 0,
-# none at LMC 1; with one cut the residue rule routes LMC 0 (doc/narrow-lmc.md)
+# --lmc auto: FT(2;8,8) with cuts on two planes, the base LIDs for the
+# exchange alone: 3 phases split at LMC 0, none at LMC 1; with one cut the
+# residue rule routes LMC 0 (doc/narrow-lmc.md). With the base map (the
+# default) LMC 0 costs 48 phases and 8, LMC 1 16 and none.
 fors netgen -n 8 -l 8 -s 8 >"$tmp/e0.net"
 fors netgen -n 8 -l 8 -s 8 --fail 0:3,1:4 >"$tmp/e1.net"
 mkdir -p "$tmp/r-a"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
-	--output "$tmp/r-a" >"$tmp/out" &&
+	--base-lids exchange --output "$tmp/r-a" >"$tmp/out" &&
 	[ "$(head -n 1 "$tmp/out")" = "LMC 0: 3 phases added by splits" ] &&
 	grep -q '^routing: lec, LMC 1$' "$tmp/out" &&
+	grep -q 'base LIDs for the exchange$' "$tmp/out" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto: $(cat "$tmp/out")"
-fors netgen -n 8 -l 8 -s 8 --fail 0:3 >"$tmp/e1.net"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 	--output "$tmp/r-a" >"$tmp/out" &&
+	[ "$(head -n 2 "$tmp/out" | tr '\n' ' ')" = "LMC 0: 48 phases added by splits LMC 1: 16 phases added by splits " ] &&
+	grep -q '^routing: lec, LMC 2$' "$tmp/out" &&
+	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
+		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto, base map: $(cat "$tmp/out")"
+fors netgen -n 8 -l 8 -s 8 --fail 0:3 >"$tmp/e1.net"
+fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
+	--base-lids exchange --output "$tmp/r-a" >"$tmp/out" &&
 	grep -q '^routing: lec, LMC 0$' "$tmp/out" && ! grep -q '^LMC' "$tmp/out" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto, one cut: $(cat "$tmp/out")"
+fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc 0 \
+	--output "$tmp/r-a" >"$tmp/out" &&
+	grep -q '^bound-lmc 64 (1 routes per leaf and host), 8 above it; base LIDs for everyone$' "$tmp/out" &&
+	grep -q ' bound 64 bound-lmc 64$' "$tmp/r-a/fors-schedule.dump" &&
+	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
+		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route, one cut, base map at LMC 0: $(cat "$tmp/out")"
+expect 2 "--base-lids: expected everyone or exchange, got 'mine'" route --topology "$tmp/e1.net" --lmc 0 --base-lids mine --output "$tmp"
 # parallel cables, healthy: LMC 0 splits nothing (12 planes, one offset)
 fors route --topology "$tmp/c2.net" --lmc auto --output "$tmp/r-a" >"$tmp/out" &&
 	grep -q '^routing: .*, LMC 0$' "$tmp/out" && grep -q ' 0 added by splits' "$tmp/out" &&

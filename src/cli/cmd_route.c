@@ -16,7 +16,8 @@
 
 static const char usage_route[] =
 	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"
-	"                  [--renumber-lids] [--participants GUIDS] --output DIR\n"
+	"                  [--renumber-lids] [--participants GUIDS]\n"
+	"                  [--base-lids everyone|exchange] --output DIR\n"
 	"\n"
 	"Route a two-level fat tree with FORS: find the failed leaf-spine\n"
 	"cables, compute the schedule, a congestion-free plane for every\n"
@@ -38,6 +39,10 @@ static const char usage_route[] =
 	"                           exchange: a file of port GUIDs, one a line,\n"
 	"                           as OpenSM's cn_guid_file; the others keep\n"
 	"                           their routes and get no transfer\n"
+	"  -b, --base-lids WHOM     with 2^L below the planes, what the base\n"
+	"                           LIDs are routed for: everyone (default: the\n"
+	"                           base map, as minhop serves other jobs) or\n"
+	"                           exchange (chosen with the phases alone)\n"
 	"  -o, --output DIR         where to write the three files\n"
 	"  -h, --help               show this help\n";
 
@@ -55,13 +60,14 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 		{ "lmc", required_argument, NULL, 'l' },
 		{ "renumber-lids", no_argument, NULL, 'R' },
 		{ "participants", required_argument, NULL, 'p' },
+		{ "base-lids", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r = 0;
 
-	while (!r && (c = getopt_long(argc, argv, ":t:r:l:Rp:o:h", opts,
+	while (!r && (c = getopt_long(argc, argv, ":t:r:l:Rp:b:o:h", opts,
 				      NULL)) != -1) {
 		if (c == 't')
 			a->topo = optarg;
@@ -80,6 +86,13 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 			a->o.renumber_lids = 1;
 		else if (c == 'p')
 			a->guids = optarg;
+		else if (c == 'b' && (!strcmp(optarg, "everyone") ||
+				      !strcmp(optarg, "exchange")))
+			a->o.exchange_lids = !strcmp(optarg, "exchange");
+		else if (c == 'b')
+			r = usage_error("route",
+					"--base-lids: expected everyone or exchange, got '%s'",
+					optarg);
 		else if (c == 'o')
 			a->dir = optarg;
 		else if (c == 'h')
@@ -163,6 +176,12 @@ static void summary(const struct fors_route *r, double ms)
 	printf("schedule: %u phases, %u added by splits; bound %u (%s), %u above it\n",
 	       r->s->nphases, r->assign.split + r->detour.added, r->bound.t,
 	       why, r->s->nphases - r->bound.t);
+	if (r->bound_lmc)
+		printf("bound-lmc %u (%u routes per leaf and host), %u above it; base LIDs for %s\n",
+		       r->bound_lmc, 1u << r->lfts->lmc,
+		       r->s->nphases > r->bound_lmc ?
+		       r->s->nphases - r->bound_lmc : 0,
+		       r->base ? "everyone" : "the exchange");
 	if (r->detour.phases)
 		printf("detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases, %u of them added\n",
 		       r->detour.xfers, r->detour.phases, r->detour.added);

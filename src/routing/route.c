@@ -420,8 +420,9 @@ static uint32_t unplaned(const struct fors_schedule *s, uint32_t m0)
  * the assignment gives up once its splits take away the chance.
  */
 static int candidate(struct fors_route *r, const struct fors_route_opts *o,
-		     struct fors_schedule *s, struct fors_schedule **best,
-		     struct fors_assign_info *info, struct fors_error *err)
+		     struct fors_schedule *s, uint32_t added,
+		     struct fors_schedule **best, struct fors_assign_info *info,
+		     struct fors_error *err)
 {
 	struct fors_offmap *om = r->om;	/* the best's offset map */
 	struct fors_schedule *pl = NULL;
@@ -439,6 +440,7 @@ static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 		fors_offmap_free(om);
 		*best = pl;
 		*info = r->assign;
+		info->split += added;
 		return 0;
 	}
 	fors_schedule_free(pl);
@@ -483,10 +485,11 @@ static int16_t *fixed_by_slot(const struct fors_route *r)
 /*
  * Algorithm 1's schedule over the base map's planes alone, packed
  * (schedule/pack.h): with one LID offset its phases could only split.
- * Where most of its transfers would move, it is built again as it was.
+ * The phases packing added (*added) count as split. Where most of its
+ * transfers would move, it is built again as it was.
  */
 static int packed(struct fors_route *r, struct fors_schedule **abs,
-		  uint8_t **present, struct fors_error *err)
+		  uint8_t **present, uint32_t *added, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	int16_t *fixed = fixed_by_slot(r);
@@ -498,10 +501,12 @@ static int packed(struct fors_route *r, struct fors_schedule **abs,
 	for (l = 0; cable && l < fb->m1; l++)
 		for (p = 0; p < fb->q; p++)
 			cable[l * fb->q + p] = (int16_t)fors_plane_cable(fb, l, p);
+	*added = (*abs)->nphases;
 	if (fixed && cable)
 		e = fors_schedule_pack(*abs, &pk, err);
 	else
 		fors_error_set(err, "out of memory");
+	*added = e ? 0 : (*abs)->nphases - *added;
 	free(fixed);
 	free(cable);
 	if (e == FORS_ELIMIT) {
@@ -517,7 +522,8 @@ static int packed(struct fors_route *r, struct fors_schedule **abs,
  * schedule with the hosts in order over the base map's own planes, at the bound and on the smallest circle above it
  * whose size the most live planes of a leaf divide, where the base map
  * repeats itself around the circle and a healthy tree needs no search.
- * Each kept as a candidate where it has fewer phases.
+ * Each kept as a candidate where it has fewer phases, its phases above
+ * the bound counted as split: one LID offset cost them.
  */
 static int fixed_tries(struct fors_route *r, const struct fors_route_opts *o,
 		       const uint8_t *present, struct fors_schedule **pl,
@@ -545,7 +551,8 @@ static int fixed_tries(struct fors_route *r, const struct fors_route_opts *o,
 	for (k = 0; !e && k < 2 && (!k || t[1] != t[0]); k++) {
 		e = cyclic(r, o, present, t[k], k, fixed, &cyc, err);
 		if (!e && cyc)
-			e = candidate(r, o, cyc, pl, info, err);
+			e = candidate(r, o, cyc, cyc->nphases - t[0], pl,
+				      info, err);
 		fors_schedule_free(cyc);
 		cyc = NULL;
 	}
@@ -573,18 +580,18 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	uint8_t *present = NULL;
 	uint64_t cells = 0;
 	struct building g;
-	uint32_t k;
+	uint32_t k, added = 0;
 	int e = few ? building(r, &present, &abs, &g, err) :
 		      schedule(r, &present, &abs, err);
 
 	*pl = NULL;
 	if (!e && few && r->base && !o->lmc) {
 		building_end(&g);
-		e = packed(r, &abs, &present, err);
+		e = packed(r, &abs, &present, &added, err);
 	}
 	if (!e && (few || o->algorithm1 || abs->nphases <= r->usable.t)) {
 		r->assign.built = few ? g.done : NULL;
-		e = candidate(r, o, abs, pl, &info, err);
+		e = candidate(r, o, abs, added, pl, &info, err);
 		r->assign.built = info.built = NULL;
 		alg1 = 1;
 	}
@@ -603,11 +610,11 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		if (!cyc)
 			break;
 		if (!e)
-			e = candidate(r, o, cyc, pl, &info, err);
+			e = candidate(r, o, cyc, 0, pl, &info, err);
 		fors_schedule_free(cyc);
 	}
 	if (!e && !alg1 && (!*pl || (*pl)->nphases > r->usable.t))
-		e = candidate(r, o, abs, pl, &info, err);
+		e = candidate(r, o, abs, added, pl, &info, err);
 	if (!e && few && (!*pl || (*pl)->nphases > r->usable.t))
 		e = fixed_tries(r, o, present, pl, &info, err);
 	r->assign = info;
