@@ -113,6 +113,33 @@ static double relative(const struct fors_topology *t,
 	return x;
 }
 
+/*
+ * r's tables against the reference on live: the shift and nperm
+ * permutations, each at least floor of the reference's; the lower of the
+ * two ratios into worst[0] (shift) and worst[1].
+ */
+static void against(struct fors_topology *live, const struct fors_route *r,
+		    uint32_t nperm, double floor, const char *what,
+		    double *worst)
+{
+	struct fors_lft_dump *d, *rd;
+	uint32_t k;
+
+	with_lids(live, r);
+	d = dump_of(r);
+	rd = reference(live, r);
+	for (k = 0; k < 2; k++) {
+		double f = relative(live, d, k ? nperm : 0);
+		double x = relative(live, rd, k ? nperm : 0);
+
+		ck_assert_msg(f >= floor * x, "%s: %s %.3f, reference %.3f",
+			      what, k ? "permutations" : "shift", f, x);
+		worst[k] = f / x < worst[k] ? f / x : worst[k];
+	}
+	fors_lft_dump_free(d);
+	fors_lft_dump_free(rd);
+}
+
 /* A seeded fabric: absent and dual-port hosts, dead spines or cut cables. */
 static void random_fabric(struct fors_netgen *g, uint8_t *absent,
 			  uint8_t *failed, uint8_t *dead)
@@ -154,9 +181,8 @@ START_TEST(base_lids_serve_everyone)
 		uint8_t absent[11 * 8], failed[8 * 12], dead[12];
 		struct fors_netgen g, h;
 		struct fors_topology *live, *ref;
-		struct fors_lft_dump *d, *rd;
 		struct fors_route *r;
-		uint32_t lmc, k;
+		uint32_t lmc;
 		char what[128];
 
 		random_fabric(&g, absent, failed, dead);
@@ -169,19 +195,7 @@ START_TEST(base_lids_serve_everyone)
 		snprintf(what, sizeof(what), "seed %d trial %d: FT(2;%u,%u), %u spines, dual %u, LMC %u",
 			 _i, trial, g.m0, g.m1, g.nspines, g.dual, lmc);
 		r = route_ok(live, ref, lmc, what);
-		with_lids(live, r);
-		d = dump_of(r);
-		rd = reference(live, r);
-		for (k = 0; k < 2; k++) {
-			double f = relative(live, d, k ? 60 : 0);
-			double x = relative(live, rd, k ? 60 : 0);
-
-			ck_assert_msg(f >= SEEDED_FLOOR * x, "%s: %s %.3f, reference %.3f",
-				      what, k ? "permutations" : "shift", f, x);
-			worst[k] = f / x < worst[k] ? f / x : worst[k];
-		}
-		fors_lft_dump_free(d);
-		fors_lft_dump_free(rd);
+		against(live, r, 60, SEEDED_FLOOR, what, worst);
 		fors_route_free(r);
 		fors_topology_free(live);
 		fors_topology_free(ref);
@@ -242,7 +256,7 @@ START_TEST(lhcb_base_lids)
 	static const int dead_n[6] = { 0, 0, 0, 0, 2, 4 };
 	static const uint32_t lmcs[2] = { 0, 5 };
 	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
-	uint32_t i, k;
+	uint32_t i;
 
 	for (i = 0; cuts[_i][i] >= 0; i++)
 		failed[cuts[_i][i]] = 1;
@@ -250,21 +264,13 @@ START_TEST(lhcb_base_lids)
 		dead[i < 2 ? i : i + 2] = 1;
 	for (i = 0; i < 2; i++) {
 		struct fors_topology *live = lhcb(failed, dead), *ref = lhcb(NULL, NULL);
-		struct fors_route *r = route_ok(live, ref, lmcs[i], "LHCb, 326 hosts");
-		struct fors_lft_dump *d, *rd;
+		struct fors_route *r;
+		double worst[2] = { 2, 2 };
+		char what[64];
 
-		with_lids(live, r);
-		d = dump_of(r);
-		rd = reference(live, r);
-		for (k = 0; k < 2; k++) {
-			double f = relative(live, d, k ? 300 : 0);
-			double x = relative(live, rd, k ? 300 : 0);
-
-			ck_assert_msg(f >= 0.98 * x, "scenario %d, LMC %u: %s %.3f, reference %.3f",
-				      _i, lmcs[i], k ? "permutations" : "shift", f, x);
-		}
-		fors_lft_dump_free(d);
-		fors_lft_dump_free(rd);
+		snprintf(what, sizeof(what), "LHCb, scenario %d, LMC %u", _i, lmcs[i]);
+		r = route_ok(live, ref, lmcs[i], what);
+		against(live, r, 300, 0.98, what, worst);
 		fors_route_free(r);
 		fors_topology_free(live);
 		fors_topology_free(ref);

@@ -43,23 +43,31 @@ static const struct scenario paper[] = {
 	{ "SW18,19,22,23", { { 0 } }, 0, { 18, 19, 22, 23 }, 4, 4, 4 },
 };
 
-static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc,
-				      int exchange)
+/* FT(2;20,18) in scenario sc (*live) and healthy (*ref). */
+static void paper_fabric(const struct scenario *sc, struct fors_topology **live,
+			 struct fors_topology **ref)
 {
-	struct fors_route_opts o = { .lmc = lmc, .exchange_lids = exchange };
 	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
 	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead, 0, 0 };
 	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
-	struct fors_topology *live, *ref;
-	struct fors_route *r;
 	uint32_t i;
 
 	for (i = 0; i < sc->ncuts; i++)
 		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
 	for (i = 0; i < sc->ndead; i++)
 		dead[sc->dead[i] - 18] = 1;
-	live = gen_topology(&g);
-	ref = gen_topology(&h);
+	*live = gen_topology(&g);
+	*ref = gen_topology(&h);
+}
+
+static struct fors_route *paper_route(const struct scenario *sc, uint32_t lmc,
+				      int exchange)
+{
+	struct fors_route_opts o = { .lmc = lmc, .exchange_lids = exchange };
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+
+	paper_fabric(sc, &live, &ref);
 	r = route_ok_with(live, ref, &o, sc->name);
 	ck_assert_uint_eq(r->fb->f, sc->f);
 	ck_assert_uint_eq(r->fb->m, sc->m);
@@ -224,19 +232,10 @@ static const uint32_t lmc0_phases[] = { 400, 485, 663, 455, 484, 681, 684,
 START_TEST(paper_scenarios_lmc0)
 {
 	const struct scenario *sc = &paper[_i];
-	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, NULL, 0, failed, dead, 0, 0 };
-	struct fors_netgen h = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_topology *live, *ref;
 	struct fors_route *r;
-	uint32_t i;
 
-	for (i = 0; i < sc->ncuts; i++)
-		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
-	for (i = 0; i < sc->ndead; i++)
-		dead[sc->dead[i] - 18] = 1;
-	live = gen_topology(&g);
-	ref = gen_topology(&h);
+	paper_fabric(sc, &live, &ref);
 	r = route_ok(live, ref, 0, sc->name);
 	ck_assert_ptr_nonnull(r->base);
 	ck_assert_uint_ge(r->bound_lmc, r->bound.t);
