@@ -630,16 +630,14 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
  * split, as Algorithm 1 declares the phases its splits add; fors check
  * accepts exactly that many. Found by the soak (seed 97054, event 34):
  * 79 phases where P_f and T* are 75 and Algorithm 1 needs 95, refused by
- * the plugin's own verification. So does a schedule packed over the base
- * map (schedule/pack.h), whose added phases no split counted.
+ * the plugin's own verification.
  */
 static void cyclic_excess(struct fors_route *r, const struct fors_schedule *pl)
 {
 	const struct fors_fabric *fb = r->fb;
 	uint32_t top = fors_pf(fb->m0, fb->m1, fb->f);
 
-	if ((!fors_schedule_is_cyclic(pl) && !r->base) ||
-	    r->njoin < fb->m0 * fb->m1 ||
+	if (!fors_schedule_is_cyclic(pl) || r->njoin < fb->m0 * fb->m1 ||
 	    fb->f <= fb->m0 / fb->m1)
 		return;
 	top = r->bound.t > top ? r->bound.t : top;
