@@ -357,8 +357,8 @@ static int claim(struct assigner *a, uint32_t ls, uint32_t cu, uint32_t ld,
  * With one cable per leaf and spine, whether a pair with offsets o may
  * take plane p: it reaches p already (*j = -1), or the offset *j is free
  * for it, the first free one, which the tight attempt allows only to a
- * pair with no plane yet but the base map's. Offsets fill from the first, any free one
- * fitting (one_rank), so one pass decides.
+ * pair with no plane yet but the base map's. Offsets fill from the
+ * first, any free one fitting (one_rank), so one pass decides.
  */
 static int slot_fits(const struct assigner *a, const int16_t *o, uint32_t p,
 		     int open, int *j)

@@ -519,11 +519,12 @@ static int packed(struct fors_route *r, struct fors_schedule **abs,
 
 /*
  * The base map (doc/narrow-lmc.md, "One offset for everyone"): the cyclic
- * schedule with the hosts in order over the base map's own planes, at the bound and on the smallest circle above it
- * whose size the most live planes of a leaf divide, where the base map
- * repeats itself around the circle and a healthy tree needs no search.
- * Each kept as a candidate where it has fewer phases, its phases above
- * the bound counted as split: one LID offset cost them.
+ * schedule with the hosts in order over the base map's own planes, at
+ * the bound and on the smallest circle above it whose size the most live
+ * planes of a leaf divide, where the base map repeats itself around the
+ * circle and a healthy tree needs no search. Each kept as a candidate
+ * where it has fewer phases, its phases above the bound counted as split:
+ * the base map cost them.
  */
 static int fixed_tries(struct fors_route *r, const struct fors_route_opts *o,
 		       const uint8_t *present, struct fors_schedule **pl,
