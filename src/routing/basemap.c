@@ -188,6 +188,7 @@ static void doubled(struct bm *b, uint8_t *twice)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t h, l, lh, most = 0, last = UINT32_MAX;
+	int cut = 0;
 
 	for (l = 0; l < fb->m1; l++)
 		most = fb->leaf[l] != FORS_NO_PEER && live_planes(fb, l) > most ?
@@ -197,10 +198,10 @@ static void doubled(struct bm *b, uint8_t *twice)
 		for (l = 0; lh != last && l < fb->q; l++)
 			b->stack[l] = 0;
 		if (lh != last)
-			b->stack[fb->q] = live_planes(fb, lh) < most;
+			cut = live_planes(fb, lh) < most;
 		last = lh;
-		twice[h] = b->stack[b->in->nominal[h] % fb->q]++ > 0 &&
-			   b->stack[fb->q] && b->in->spread;
+		twice[h] = b->stack[b->in->nominal[h] % fb->q]++ > 0 && cut &&
+			   b->in->spread;
 	}
 }
 
