@@ -281,13 +281,10 @@ END_TEST
 static Suite *base_suite(void)
 {
 	Suite *su = suite_create("base");
-	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, base_lids_serve_everyone, 0, 4);
-	tcase_add_test(tc, healthy_shift_is_whole);
-	tcase_add_loop_test(tc, lhcb_base_lids, 0, 6);
-	suite_add_tcase(su, tc);
+	add_case(su, base_lids_serve_everyone, 0, 4, 300);
+	add_case(su, healthy_shift_is_whole, 0, 1, 300);
+	add_case(su, lhcb_base_lids, 0, 6, 300);
 	return su;
 }
 

@@ -1385,37 +1385,34 @@ END_TEST
 int main(void)
 {
 	Suite *su = suite_create("route");
-	TCase *tc = tcase_create("route");
 
-	tcase_add_loop_test(tc, lhcb_326_at_bound, 0, 9);
-	tcase_add_test(tc, ilp_cache_and_cyclic);
-	tcase_add_loop_test(tc, paper_scenarios, 0,
-			    sizeof(paper) / sizeof(paper[0]));
-	tcase_add_loop_test(tc, paper_scenarios_lmc0, 0, 8);
-	tcase_add_loop_test(tc, paper_scenarios_narrow, 0,
-			    2 * sizeof(paper) / sizeof(paper[0]));
-	tcase_add_loop_test(tc, healthy_one_offset, 0, 3);
-	tcase_add_loop_test(tc, random_narrow, 0, 6);
-	tcase_add_loop_test(tc, residue_rule, 0, 4);
-	tcase_add_test(tc, residue_offsets_ndr);
-	tcase_add_test(tc, fig5);
-	tcase_add_loop_test(tc, random_fabrics, 0, 8);
-	tcase_add_loop_test(tc, random_apart, 0, 6);
-	tcase_add_test(tc, algorithm1_when_shorter);
-	tcase_add_loop_test(tc, lhcb_random_failures, 0, 6);
-	tcase_add_test(tc, dual_port_hosts_on_two_spines);
-	tcase_add_loop_test(tc, mftree_after_failures, 0, 6);
-	tcase_add_loop_test(tc, aggregation_nodes, 0, 30);
-	tcase_add_loop_test(tc, parallel_cables_any_lmc, 0, 40);
-	tcase_add_test(tc, real_lab_lids);
-	tcase_add_test(tc, refusals);
-	tcase_add_test(tc, partial_lids);
-	tcase_add_loop_test(tc, participants, 0, 8);
-	tcase_add_test(tc, participants_none);
-	tcase_add_test(tc, checks_opensm_dump);
-	tcase_add_test(tc, cyclic_with_held_cable);
-	tcase_add_loop_test(tc, check_finds_broken_tables, 0, 2);
-	tcase_set_timeout(tc, 0);
-	suite_add_tcase(su, tc);
+	add_case(su, lhcb_326_at_bound, 0, 9, 0);
+	add_case(su, ilp_cache_and_cyclic, 0, 1, 0);
+	add_case(su, paper_scenarios, 0, sizeof(paper) / sizeof(paper[0]),
+		 0);
+	add_case(su, paper_scenarios_lmc0, 0, 8, 0);
+	add_case(su, paper_scenarios_narrow, 0,
+		 2 * sizeof(paper) / sizeof(paper[0]), 0);
+	add_case(su, healthy_one_offset, 0, 3, 0);
+	add_case(su, random_narrow, 0, 6, 0);
+	add_case(su, residue_rule, 0, 4, 0);
+	add_case(su, residue_offsets_ndr, 0, 1, 0);
+	add_case(su, fig5, 0, 1, 0);
+	add_case(su, random_fabrics, 0, 8, 0);
+	add_case(su, random_apart, 0, 6, 0);
+	add_case(su, algorithm1_when_shorter, 0, 1, 0);
+	add_case(su, lhcb_random_failures, 0, 6, 0);
+	add_case(su, dual_port_hosts_on_two_spines, 0, 1, 0);
+	add_case(su, mftree_after_failures, 0, 6, 0);
+	add_case(su, aggregation_nodes, 0, 30, 0);
+	add_case(su, parallel_cables_any_lmc, 0, 40, 0);
+	add_case(su, real_lab_lids, 0, 1, 0);
+	add_case(su, refusals, 0, 1, 0);
+	add_case(su, partial_lids, 0, 1, 0);
+	add_case(su, participants, 0, 8, 0);
+	add_case(su, participants_none, 0, 1, 0);
+	add_case(su, checks_opensm_dump, 0, 1, 0);
+	add_case(su, cyclic_with_held_cable, 0, 1, 0);
+	add_case(su, check_finds_broken_tables, 0, 2, 0);
 	return run_suite(su);
 }

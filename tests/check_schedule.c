@@ -806,29 +806,23 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *su = suite_create("schedule");
-	TCase *tc = tcase_create("algorithm1");
-	TCase *sw = tcase_create("sweep");
 
-	tcase_add_test(tc, inter_leaf_is_algorithm_1);
-	tcase_add_test(tc, fig4_transmit_pattern);
-	tcase_add_test(tc, fig4_first_destinations);
-	tcase_add_test(tc, known_minima);
-	tcase_add_test(tc, proven_infeasible_below_minimum);
-	tcase_add_test(tc, absent_hosts);
-	tcase_add_test(tc, bad_params);
-	tcase_add_test(tc, verify_catches_violations);
-	tcase_add_test(tc, rebalance_two_leaves);
-	tcase_add_test(tc, cyclic_verified);
-	tcase_add_test(tc, planes_kempe_swap);
-	tcase_add_test(tc, planes_random);
-	tcase_add_loop_test(tc, pack_random, 0, 2);
-	tcase_add_test(tc, pack_refuses_no_plane);
-	tcase_set_timeout(tc, 0);
-	suite_add_tcase(su, tc);
-	tcase_add_loop_test(sw, sweep, 2, 25);
-	tcase_add_loop_test(sw, paper_topologies, 0, 5);
-	tcase_set_timeout(sw, 0);
-	suite_add_tcase(su, sw);
+	add_case(su, inter_leaf_is_algorithm_1, 0, 1, 0);
+	add_case(su, fig4_transmit_pattern, 0, 1, 0);
+	add_case(su, fig4_first_destinations, 0, 1, 0);
+	add_case(su, known_minima, 0, 1, 0);
+	add_case(su, proven_infeasible_below_minimum, 0, 1, 0);
+	add_case(su, absent_hosts, 0, 1, 0);
+	add_case(su, bad_params, 0, 1, 0);
+	add_case(su, verify_catches_violations, 0, 1, 0);
+	add_case(su, rebalance_two_leaves, 0, 1, 0);
+	add_case(su, cyclic_verified, 0, 1, 0);
+	add_case(su, planes_kempe_swap, 0, 1, 0);
+	add_case(su, planes_random, 0, 1, 0);
+	add_case(su, pack_random, 0, 2, 0);
+	add_case(su, pack_refuses_no_plane, 0, 1, 0);
+	add_case(su, sweep, 2, 25, 0);
+	add_case(su, paper_topologies, 0, 5, 0);
 	return su;
 }
 

@@ -545,13 +545,10 @@ END_TEST
 int main(void)
 {
 	Suite *su = suite_create("transition");
-	TCase *tc = tcase_create("sequences");
 
-	tcase_set_timeout(tc, 600);
-	tcase_add_test(tc, union_is_new);
-	tcase_add_test(tc, one_cut_staged);
-	tcase_add_test(tc, verify_refuses_mix);
-	tcase_add_test(tc, event_sequences);
-	suite_add_tcase(su, tc);
+	add_case(su, union_is_new, 0, 1, 600);
+	add_case(su, one_cut_staged, 0, 1, 600);
+	add_case(su, verify_refuses_mix, 0, 1, 600);
+	add_case(su, event_sequences, 0, 1, 600);
 	return run_suite(su);
 }

@@ -4,7 +4,8 @@
 # tests/mutants.txt applied alone to a scratch copy of the tree, its suites
 # rebuilt and run; a mutant they do not kill survives, and the stage fails.
 # The copy is built once; each mutant recompiles one file and relinks only
-# the programs of its suites.
+# the programs of its suites, which stop at their first failing case
+# (FORS_CHECK_FIRST_FAILURE, tests/suite.h).
 #
 #   tests/mutate.sh               every mutant
 #   MUTANTS="a b" tests/mutate.sh  those only
@@ -90,7 +91,8 @@ one() {
 		r=2
 	else
 		for s in $suites; do
-			srcdir=$PWD FORS=$PWD/src/cli/fors timeout 300 "./$s" \
+			FORS_CHECK_FIRST_FAILURE=1 srcdir=$PWD \
+				FORS=$PWD/src/cli/fors timeout 300 "./$s" \
 				>>"mutant-$name.log" 2>&1 || { r=3; break; }
 		done
 		if [ $r = 3 ]; then
