@@ -8,12 +8,15 @@
  * dead, the leaf takes the plane whose cable up and whose cable down into
  * the host's leaf carry the fewest (leaf, host) routes so far, so no
  * survivor collects a dead plane's destinations and no leaf's cable down
- * collects a dead plane's sources. Pairs of neighbouring leaves choose
- * first, and by position: in the shift's phases that wrap from one leaf
- * into the next, a leaf's hosts send to the next leaf's first slots (their
- * planes) and receive from the previous leaf's last ones, so a fallback
- * into the next leaf takes the highest plane and one into the previous
- * leaf the lowest, which those phases leave free.
+ * collects a dead plane's sources; first of all, no cable down is loaded
+ * past what some cable must carry anyway with one route per (leaf, host),
+ * T*_L, which would make the exchange longer than its bound. Pairs of
+ * neighbouring leaves choose first, and by position: in the shift's
+ * phases that wrap from one leaf into the next, a leaf's hosts send to
+ * the next leaf's first slots (their planes) and receive from the
+ * previous leaf's last ones, so a fallback into the next leaf takes the
+ * highest plane and one into the previous leaf the lowest, which those
+ * phases leave free.
  */
 #include <stdlib.h>
 
@@ -27,6 +30,11 @@ struct bm {
 	uint16_t *out;
 	uint32_t *up;		/* [m1 * q]: hosts leaf l sends up plane p */
 	uint32_t *dn;		/* [m1 * q]: routes into leaf l down plane p */
+	uint32_t *dnt;		/* [m1 * q]: dn's routes in transfers, each
+				   as many as its source leaf has hosts */
+	uint32_t *hl;		/* [m1]: the hosts of each leaf */
+	uint32_t cap;		/* transfers some cable carries whatever the
+				   map (shares()) */
 	uint32_t *nextl;	/* [m1]: the next leaf serving hosts, cyclic */
 	uint32_t *prevl;	/* [m1]: the previous one */
 	uint32_t *stack;	/* [q]: routes to hosts near one (near()) */
@@ -161,10 +169,13 @@ static void load(struct bm *b, uint32_t l, uint32_t h, uint32_t p)
 {
 	const struct fors_fabric *fb = b->fb;
 	uint32_t lh = leaf_of(fb, h);
+	uint32_t u = l * fb->q + (uint32_t)fors_plane_cable(fb, l, p);
+	uint32_t d = lh * fb->q + (uint32_t)fors_plane_cable(fb, lh, p);
 
 	*at(b, l, h) = (uint16_t)p;
-	b->up[l * fb->q + (uint32_t)fors_plane_cable(fb, l, p)]++;
-	b->dn[lh * fb->q + (uint32_t)fors_plane_cable(fb, lh, p)]++;
+	b->up[u]++;
+	b->dn[d]++;
+	b->dnt[d] += b->hl[l];
 }
 
 /* The live planes of leaf l. */
@@ -175,6 +186,46 @@ static uint32_t live_planes(const struct fors_fabric *fb, uint32_t l)
 	for (p = 0; p < fb->q; p++)
 		u += fors_plane_live(fb, l, p);
 	return u;
+}
+
+/*
+ * Each leaf's hosts, and what some cable carries whatever the map: up,
+ * a leaf's off-leaf hosts unsplit over its live cables (T*_L's up term,
+ * doc/narrow-lmc.md); down, a leaf's share of what it receives. A cable
+ * up to that costs the exchange nothing.
+ */
+static void shares(struct bm *b)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t l, a, n = (uint32_t)fb->nhosts, u, c;
+
+	b->cap = 0;
+	for (l = 0; l < fb->m1; l++) {
+		for (b->hl[l] = 0, a = 0; a < fb->m0; a++)
+			b->hl[l] += fb->host_at[l * fb->m0 + a] >= 0;
+		u = live_planes(fb, l);
+		if (!u || !b->hl[l])
+			continue;
+		c = (n - b->hl[l] + u - 1) / u * b->hl[l];
+		b->cap = c > b->cap ? c : b->cap;
+		c = (uint32_t)(((uint64_t)(n - b->hl[l]) * b->hl[l] + u - 1) / u);
+		b->cap = c > b->cap ? c : b->cap;
+	}
+}
+
+/*
+ * Transfers route l -> h through p would put p's cable down past b->cap.
+ * Only down: each leaf's cables up are balanced by the count of routes
+ * (rank()), and a cap there too takes from the shift on small fabrics
+ * what it gives the exchange.
+ */
+static uint32_t excess(const struct bm *b, uint32_t l, uint32_t h, uint32_t p)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t lh = leaf_of(fb, h), c = b->cap - b->hl[l];
+	uint32_t d = b->dnt[lh * fb->q + (uint32_t)fors_plane_cable(fb, lh, p)];
+
+	return d <= c ? 0 : d - c < 4095 ? d - c : 4095;
 }
 
 /*
@@ -294,9 +345,11 @@ static void near(struct bm *b, uint32_t l, uint32_t h)
 
 /*
  * The order of fallback p for l's route to h, lowest first: a sibling's
- * spine last; then the fewest routes from l to hosts near h on p; then, for neighbouring leaves, the position (the highest plane into
- * the next leaf, the lowest into the previous one); then the routes on
- * p's cables; then the distance from the nominal plane.
+ * spine last; then the fewest transfers p's cable down would carry past
+ * what some cable must (excess()); then the fewest routes from l to hosts
+ * near h on p; then, for neighbouring leaves, the position (the highest
+ * plane into the next leaf, the lowest into the previous one); then the
+ * routes on p's cables; then the distance from the nominal plane.
  */
 static uint64_t rank(const struct bm *b, uint32_t l, uint32_t h, uint32_t p,
 		     int adjacent)
@@ -310,8 +363,10 @@ static uint64_t rank(const struct bm *b, uint32_t l, uint32_t h, uint32_t p,
 	else if (adjacent && b->prevl[l] == lh && b->nextl[l] != lh)
 		pos = p;
 	return (uint64_t)sibling(b, l, h, p) << 63 |
-	       (uint64_t)(b->stack[p] < 127 ? b->stack[p] : 127) << 56 |
-	       (uint64_t)pos << 44 | (cost < 0xfffffff ? cost : 0xfffffff) << 16 |
+	       (uint64_t)excess(b, l, h, p) << 51 |
+	       (uint64_t)(b->stack[p] < 127 ? b->stack[p] : 127) << 44 |
+	       (uint64_t)(pos < 1023 ? pos : 1023) << 34 |
+	       (cost < 0x3ffff ? cost : 0x3ffff) << 16 |
 	       (p + q - b->in->nominal[h] % q) % q;
 }
 
@@ -358,17 +413,22 @@ static void fall_backs(struct bm *b)
 int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 {
 	const struct fors_fabric *fb = in->fb;
-	struct bm b = { in, fb, out, NULL, NULL, NULL, NULL, NULL };
+	struct bm b = { .in = in, .fb = fb, .out = out };
+	size_t nc = (size_t)fb->m1 * fb->q + 1;
 	uint8_t *twice;
 	int r = FORS_ENOMEM;
 
-	b.up = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
-	b.dn = calloc((size_t)fb->m1 * fb->q + 1, sizeof(uint32_t));
+	b.up = calloc(nc, sizeof(uint32_t));
+	b.dn = calloc(nc, sizeof(uint32_t));
+	b.dnt = calloc(nc, sizeof(uint32_t));
+	b.hl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	b.nextl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	b.prevl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	b.stack = malloc(sizeof(uint32_t) * (fb->q + 1));
 	twice = malloc(fb->nhosts + 1);
-	if (b.up && b.dn && b.nextl && b.prevl && b.stack && twice) {
+	if (b.up && b.dn && b.dnt && b.hl && b.nextl && b.prevl &&
+	    b.stack && twice) {
+		shares(&b);
 		doubled(&b, twice);
 		nominal(&b, twice);
 		neighbours(&b);
@@ -377,6 +437,8 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 	}
 	free(b.up);
 	free(b.dn);
+	free(b.dnt);
+	free(b.hl);
 	free(b.nextl);
 	free(b.prevl);
 	free(b.stack);
