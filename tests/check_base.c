@@ -167,10 +167,10 @@ static void random_fabric(struct fors_netgen *g, uint8_t *absent,
  * fors's base LIDs at least SEEDED_FLOOR of the reference's for the shift
  * and for 60 random permutations; the worst ratios printed. The issue
  * asks 0.98; small fabrics (three or four leaves, a leaf with fewer
- * planes than hosts, dual-port hosts) still fall to 0.89 on the shift
+ * planes than hosts, dual-port hosts) still fall to 0.905 on the shift
  * (doc/routing.md, "Traffic that is not the exchange"): a ratchet.
  */
-#define SEEDED_FLOOR 0.85
+#define SEEDED_FLOOR 0.90
 START_TEST(base_lids_serve_everyone)
 {
 	double worst[2] = { 2, 2 };

@@ -92,19 +92,19 @@ static int sibling_spine(const struct fors_fabric *fb,
 }
 
 /*
- * The (h mod r)-th of the r planes alive at h's leaf: hosts in a row get
- * planes in a row, across leaves too, so a run of as many hosts as a leaf
- * has planes is reached through different planes from every leaf (the
- * linear shift's phases; ftree's slot planes on a full tree). 0 when the
- * leaf has no live plane.
+ * The ((h + o) mod r)-th of the r planes alive at h's leaf: hosts in a
+ * row get planes in a row, across leaves too, so a run of as many hosts
+ * as a leaf has planes is reached through different planes from every
+ * leaf (the linear shift's phases; ftree's slot planes on a full tree).
+ * 0 when the leaf has no live plane.
  */
-static uint32_t in_turn(const struct fors_fabric *fb, uint32_t h)
+static uint32_t in_turn(const struct fors_fabric *fb, uint32_t h, uint32_t o)
 {
 	uint32_t l = leaf_of(fb, h), p, r = 0, want;
 
 	for (p = 0; p < fb->q; p++)
 		r += fors_plane_live(fb, l, p);
-	want = r ? h % r : 0;
+	want = r ? (h + o) % r : 0;
 	for (p = 0; p < fb->q; p++)
 		if (fors_plane_live(fb, l, p) && want-- == 0)
 			return p;
@@ -117,9 +117,9 @@ static uint32_t in_turn(const struct fors_fabric *fb, uint32_t h)
  * left; taken marks the leaf's planes designated so far.
  */
 static void designate(const struct fors_fabric *fb, struct fors_nominal *n,
-		      uint8_t *taken, uint32_t h)
+		      uint8_t *taken, uint32_t h, uint32_t o)
 {
-	uint32_t q = fb->q, l = leaf_of(fb, h), start = in_turn(fb, h), k, p;
+	uint32_t q = fb->q, l = leaf_of(fb, h), start = in_turn(fb, h, o), k, p;
 	int strict;
 
 	for (strict = 3; strict >= 0; strict--)
@@ -137,6 +137,29 @@ static void designate(const struct fors_fabric *fb, struct fors_nominal *n,
 	taken[l * q + start % q] = 1;
 }
 
+/*
+ * The turn, o or past it, by which the hosts of h's leaf from h on give
+ * the fewest of them a spine an earlier sibling has: the run turns as a
+ * whole, and this leaf's and the next ones' stay runs, where moving one
+ * host at a time would push each next one onto its neighbour's plane.
+ */
+static uint32_t turn(const struct fors_fabric *fb, const struct fors_nominal *n,
+		     uint32_t h, uint32_t o)
+{
+	uint32_t l = leaf_of(fb, h), k, best = o, bc = UINT32_MAX, c, x;
+
+	for (k = 0; k < fb->q; k++) {
+		for (c = 0, x = h; x < fb->nhosts && leaf_of(fb, x) == l; x++)
+			c += n->group[x] != x &&
+			     sibling_spine(fb, n, x, in_turn(fb, x, o + k));
+		if (c < bc) {
+			bc = c;
+			best = o + k;
+		}
+	}
+	return best % fb->q;
+}
+
 void fors_nominal_free(struct fors_nominal *n)
 {
 	free(n->designated);
@@ -148,7 +171,7 @@ void fors_nominal_free(struct fors_nominal *n)
 int fors_nominal_build(const struct fors_fabric *fb, struct fors_nominal *out)
 {
 	uint8_t *taken = calloc((size_t)fb->m1 * fb->q + 1, 1);
-	uint32_t h;
+	uint32_t h, o = 0;
 	int r = FORS_ENOMEM;
 
 	out->designated = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
@@ -156,8 +179,11 @@ int fors_nominal_build(const struct fors_fabric *fb, struct fors_nominal *out)
 	out->next = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
 	if (taken && out->designated && out->group && out->next)
 		r = groups(fb, out);
-	for (h = 0; !r && h < fb->nhosts; h++)
-		designate(fb, out, taken, h);
+	for (h = 0; !r && h < fb->nhosts; h++) {
+		if (!h || leaf_of(fb, h) != leaf_of(fb, h - 1))
+			o = turn(fb, out, h, o);
+		designate(fb, out, taken, h, o);
+	}
 	free(taken);
 	if (r)
 		fors_nominal_free(out);
