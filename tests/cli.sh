@@ -308,7 +308,7 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto, one cut: $(cat "$tmp/out")"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc 0 \
 	--output "$tmp/r-a" >"$tmp/out" &&
-	grep -q '^bound-lmc 64 (1 routes per leaf and host), 7 above it; base LIDs for everyone$' "$tmp/out" &&
+	grep -q '^bound-lmc 64 (1 routes per leaf and host), 6 above it; base LIDs for everyone$' "$tmp/out" &&
 	grep -q ' bound 64 bound-lmc 64$' "$tmp/r-a/fors-schedule.dump" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route, one cut, base map at LMC 0: $(cat "$tmp/out")"

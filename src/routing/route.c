@@ -9,6 +9,7 @@
 #include "routing/routed.h"
 #include "schedule/cyclic.h"
 #include "schedule/inter.h"
+#include "schedule/compact.h"
 #include "schedule/pack.h"
 #include "schedule/planes.h"
 
@@ -506,7 +507,11 @@ static int packed(struct fors_route *r, struct fors_schedule **abs,
 		e = fors_schedule_pack(*abs, &pk, err);
 	else
 		fors_error_set(err, "out of memory");
-	*added = e ? 0 : (*abs)->nphases - *added;
+	if (!e)
+		e = fors_schedule_compact(*abs, &pk);
+	if (e == FORS_ENOMEM)
+		fors_error_set(err, "out of memory");
+	*added = e || (*abs)->nphases < *added ? 0 : (*abs)->nphases - *added;
 	free(fixed);
 	free(cable);
 	if (e == FORS_ELIMIT) {

@@ -84,24 +84,33 @@ static int grow(struct packer *k, uint32_t p)
 	return 0;
 }
 
+int fors_pack_marks(const struct fors_pack_params *pp, uint32_t m0,
+		    uint32_t m1, const struct fors_xfer *x, size_t m[4])
+{
+	uint32_t ls = x->src / m0, ld = x->dst / m0;
+	size_t all = (size_t)m0 * m1;
+	int32_t pl = fors_xfer_plane(x);
+
+	m[0] = x->src;
+	m[1] = all + x->dst;
+	if (pl < 0)
+		return 2;
+	m[2] = 2 * all + (size_t)ls * pp->q +
+	       (uint32_t)pp->cable[ls * pp->q + (uint32_t)pl];
+	m[3] = 2 * all + (size_t)m1 * pp->q + (size_t)ld * pp->q +
+	       (uint32_t)pp->cable[ld * pp->q + (uint32_t)pl];
+	return 4;
+}
+
 /* x's four marks in phase p: source, destination, cable up, cable down. */
 static int marks(const struct packer *k, const struct fors_xfer *x,
 		 uint32_t p, size_t m[4])
 {
-	const struct fors_pack_params *pp = k->pp;
-	uint32_t ls = x->src / k->m0, ld = x->dst / k->m0;
-	size_t base = (size_t)p * row(k), cab = base + 2 * (size_t)k->all;
-	int32_t pl = fors_xfer_plane(x);
+	int n = fors_pack_marks(k->pp, k->m0, k->m1, x, m), i;
 
-	m[0] = base + x->src;
-	m[1] = base + k->all + x->dst;
-	if (pl < 0)
-		return 2;
-	m[2] = cab + (size_t)ls * pp->q +
-	       (uint32_t)pp->cable[ls * pp->q + (uint32_t)pl];
-	m[3] = cab + (size_t)k->m1 * pp->q + (size_t)ld * pp->q +
-	       (uint32_t)pp->cable[ld * pp->q + (uint32_t)pl];
-	return 4;
+	for (i = 0; i < n; i++)
+		m[i] += (size_t)p * row(k);
+	return n;
 }
 
 /*

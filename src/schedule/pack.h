@@ -39,4 +39,12 @@ int fors_schedule_pack(struct fors_schedule *s,
 		       const struct fors_pack_params *pp,
 		       struct fors_error *err);
 
+/*
+ * Transfer x's marks in a phase, numbered as compaction and packing
+ * number them: its source's send, its destination's receive and, between
+ * leaves, its cables up and down. How many there are, 2 or 4.
+ */
+int fors_pack_marks(const struct fors_pack_params *pp, uint32_t m0,
+		    uint32_t m1, const struct fors_xfer *x, size_t m[4]);
+
 #endif
