@@ -507,11 +507,7 @@ static int packed(struct fors_route *r, struct fors_schedule **abs,
 		e = fors_schedule_pack(*abs, &pk, err);
 	else
 		fors_error_set(err, "out of memory");
-	if (!e)
-		e = fors_schedule_compact(*abs, &pk);
-	if (e == FORS_ENOMEM)
-		fors_error_set(err, "out of memory");
-	*added = e || (*abs)->nphases < *added ? 0 : (*abs)->nphases - *added;
+	*added = e ? 0 : (*abs)->nphases - *added;
 	free(fixed);
 	free(cable);
 	if (e == FORS_ELIMIT) {
@@ -565,6 +561,37 @@ static int fixed_tries(struct fors_route *r, const struct fors_route_opts *o,
 	free(fixed);
 	if (e == FORS_ENOMEM)
 		fors_error_set(err, "out of memory");
+	return e;
+}
+
+/*
+ * The chosen schedule over the base map, compacted (schedule/compact.h):
+ * its transfers keep their planes, so its phases may be any partition
+ * that shares no host or cable, and Algorithm 1's m0 - f where it is
+ * Algorithm 1's. Only the chosen one: each try costs a third of a second
+ * on the LHCb fabric. The phases it takes off leave the split first.
+ */
+static int compacted(struct fors_route *r, struct fors_schedule *pl,
+		     struct fors_assign_info *info, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
+	struct fors_pack_params pk = { fb->q, cable, NULL,
+				       fors_schedule_is_cyclic(pl) ? 0 :
+				       fb->m0 - fb->f };
+	uint32_t l, p, n = pl->nphases;
+	int e = FORS_ENOMEM;
+
+	for (l = 0; cable && l < fb->m1; l++)
+		for (p = 0; p < fb->q; p++)
+			cable[l * fb->q + p] = (int16_t)fors_plane_cable(fb, l, p);
+	if (cable)
+		e = fors_schedule_compact(pl, &pk);
+	free(cable);
+	if (e)
+		fors_error_set(err, "out of memory");
+	n -= pl->nphases;
+	info->split -= n < info->split ? n : info->split;
 	return e;
 }
 
@@ -623,6 +650,8 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		e = candidate(r, o, abs, added, pl, &info, err);
 	if (!e && few && (!*pl || (*pl)->nphases > r->usable.t))
 		e = fixed_tries(r, o, present, pl, &info, err);
+	if (!e && *pl && r->base && !r->fb->apart)
+		e = compacted(r, *pl, &info, err);
 	r->assign = info;
 	fors_schedule_free(abs);
 	free(present);

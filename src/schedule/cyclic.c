@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "schedule/cyclic.h"
-#include "schedule/compact.h"
 #include "schedule/pack.h"
 #include "schedule/planes.h"
 #include "schedule/rebalance.h"
@@ -449,8 +448,6 @@ static int finish(const struct circle *c, struct fors_schedule **out,
 		struct fors_pack_params pk = { cp->q, cp->cable, cp->fixed, 0 };
 
 		e = fors_schedule_pack(*out, &pk, err);
-		if (!e)
-			e = fors_schedule_compact(*out, &pk);
 		if (e) {
 			fors_schedule_free(*out);
 			*out = NULL;
