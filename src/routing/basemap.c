@@ -38,6 +38,8 @@ struct bm {
 	uint32_t *nextl;	/* [m1]: the next leaf serving hosts, cyclic */
 	uint32_t *prevl;	/* [m1]: the previous one */
 	uint32_t *stack;	/* [q]: routes to hosts near one (near()) */
+	uint32_t *meet;		/* [q]: routes from other leaves that meet
+				   one's in the shift (near_down()) */
 };
 
 static uint32_t leaf_of(const struct fors_fabric *fb, uint32_t h)
@@ -370,6 +372,35 @@ static void near(struct bm *b, uint32_t l, uint32_t h)
 }
 
 /*
+ * Add to near()'s counts the routes that come down the same cable in the
+ * same phase of the shift from another leaf: host h' of h's leaf, fewer
+ * places from h than that leaf has hosts, receives from x + (h' - h)
+ * while h receives from x of l; where x + (h' - h) is on another leaf,
+ * that leaf's route to h' and this one meet on the cable into h's leaf.
+ */
+static void near_down(struct bm *b, uint32_t l, uint32_t h)
+{
+	const struct fors_fabric *fb = b->fb;
+	uint32_t n = fb->nhosts, lh = leaf_of(fb, h), a, g, x, y;
+	int32_t i;
+
+	for (a = 0; a < fb->q; a++)
+		b->meet[a] = 0;
+	for (a = 0; a < fb->m0; a++) {
+		if ((i = fb->host_at[lh * fb->m0 + a]) < 0 || (uint32_t)i == h)
+			continue;
+		for (g = 0; g < fb->m0; g++) {
+			if ((x = (uint32_t)fb->host_at[l * fb->m0 + g]) >= n)
+				continue;
+			y = (x + n + (uint32_t)i - h) % n;
+			if (leaf_of(fb, y) != l &&
+			    *at(b, leaf_of(fb, y), (uint32_t)i) < PENDING)
+				b->meet[*at(b, leaf_of(fb, y), (uint32_t)i)]++;
+		}
+	}
+}
+
+/*
  * The order of fallback p for l's route to h, lowest first: a sibling's
  * spine last; then the fewest transfers p's cable down would carry past
  * what some cable must (excess()); then the fewest routes from l to hosts
@@ -391,8 +422,9 @@ static uint64_t rank(const struct bm *b, uint32_t l, uint32_t h, uint32_t p,
 	return (uint64_t)sibling(b, l, h, p) << 63 |
 	       (uint64_t)excess(b, l, h, p) << 51 |
 	       (uint64_t)(b->stack[p] < 127 ? b->stack[p] : 127) << 44 |
-	       (uint64_t)(pos < 1023 ? pos : 1023) << 34 |
-	       (cost < 0x3ffff ? cost : 0x3ffff) << 16 |
+	       (uint64_t)(pos < 63 ? pos : 63) << 38 |
+	       (cost < 0xffff ? cost : 0xffff) << 22 |
+	       (uint64_t)(b->meet[p] < 63 ? b->meet[p] : 63) << 16 |
 	       (p + q - b->in->nominal[h] % q) % q;
 }
 
@@ -405,6 +437,7 @@ static void fall_back(struct bm *b, uint32_t l, uint32_t h, int adjacent)
 
 	*at(b, l, h) = FORS_BASEMAP_NONE;
 	near(b, l, h);
+	near_down(b, l, h);
 	for (p = 0; p < fb->q; p++) {
 		if (!fors_plane_live(fb, l, p) || !fors_plane_live(fb, lh, p))
 			continue;
@@ -451,9 +484,10 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 	b.nextl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	b.prevl = malloc(sizeof(uint32_t) * (fb->m1 + 1));
 	b.stack = malloc(sizeof(uint32_t) * (fb->q + 1));
+	b.meet = malloc(sizeof(uint32_t) * (fb->q + 1));
 	twice = malloc(fb->nhosts + 1);
 	if (b.up && b.dn && b.dnt && b.hl && b.nextl && b.prevl &&
-	    b.stack && twice) {
+	    b.stack && b.meet && twice) {
 		shares(&b);
 		doubled(&b, twice);
 		nominal(&b, twice);
@@ -468,6 +502,7 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 	free(b.nextl);
 	free(b.prevl);
 	free(b.stack);
+	free(b.meet);
 	free(twice);
 	return r;
 }
