@@ -356,13 +356,11 @@ static int sibling(const struct bm *b, uint32_t l, uint32_t h, uint32_t p)
 static void near(struct bm *b, uint32_t l, uint32_t h)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t a, w = 0, n = fb->nhosts;
+	uint32_t a, w, n = fb->nhosts;
 
 	for (a = 0; a < fb->q; a++)
 		b->stack[a] = 0;
-	for (a = 0; a < fb->m0; a++)
-		w += fb->host_at[l * fb->m0 + a] >= 0;
-	w = w < n ? w : n;
+	w = b->hl[l] < n ? b->hl[l] : n;
 	for (a = n + h - w + 1; a < n + h + w; a++) {
 		uint16_t x = *at(b, l, a % n);
 
@@ -372,17 +370,18 @@ static void near(struct bm *b, uint32_t l, uint32_t h)
 }
 
 /*
- * Add to near()'s counts the routes that come down the same cable in the
- * same phase of the shift from another leaf: host h' of h's leaf, fewer
- * places from h than that leaf has hosts, receives from x + (h' - h)
- * while h receives from x of l; where x + (h' - h) is on another leaf,
- * that leaf's route to h' and this one meet on the cable into h's leaf.
+ * Into meet[], per plane, the routes that come down the same cable in the
+ * same phase of the shift from another leaf: host i of h's leaf receives
+ * from x + (i - h) while h receives from x of l; where x + (i - h) is on
+ * another leaf, that leaf's route to i and this one meet on the cable into
+ * h's leaf if they take one plane.
  */
 static void near_down(struct bm *b, uint32_t l, uint32_t h)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t n = fb->nhosts, lh = leaf_of(fb, h), a, g, x, y;
-	int32_t i;
+	uint32_t n = fb->nhosts, lh = leaf_of(fb, h), a, g, y;
+	int32_t i, x;
+	uint16_t p;
 
 	for (a = 0; a < fb->q; a++)
 		b->meet[a] = 0;
@@ -390,12 +389,12 @@ static void near_down(struct bm *b, uint32_t l, uint32_t h)
 		if ((i = fb->host_at[lh * fb->m0 + a]) < 0 || (uint32_t)i == h)
 			continue;
 		for (g = 0; g < fb->m0; g++) {
-			if ((x = (uint32_t)fb->host_at[l * fb->m0 + g]) >= n)
+			if ((x = fb->host_at[l * fb->m0 + g]) < 0)
 				continue;
-			y = (x + n + (uint32_t)i - h) % n;
-			if (leaf_of(fb, y) != l &&
-			    *at(b, leaf_of(fb, y), (uint32_t)i) < PENDING)
-				b->meet[*at(b, leaf_of(fb, y), (uint32_t)i)]++;
+			y = ((uint32_t)x + n + (uint32_t)i - h) % n;
+			p = *at(b, leaf_of(fb, y), (uint32_t)i);
+			if (leaf_of(fb, y) != l && p < PENDING)
+				b->meet[p]++;
 		}
 	}
 }
@@ -406,7 +405,9 @@ static void near_down(struct bm *b, uint32_t l, uint32_t h)
  * what some cable must (excess()); then the fewest routes from l to hosts
  * near h on p; then, for neighbouring leaves, the position (the highest
  * plane into the next leaf, the lowest into the previous one); then the
- * routes on p's cables; then the distance from the nominal plane.
+ * routes on p's cables; then the fewest routes from other leaves that meet
+ * this one on p's cable down (near_down()); then the distance from the
+ * nominal plane.
  */
 static uint64_t rank(const struct bm *b, uint32_t l, uint32_t h, uint32_t p,
 		     int adjacent)

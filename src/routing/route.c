@@ -53,6 +53,18 @@ static uint64_t plane_work(uint32_t t, uint32_t n)
 	       (uint64_t)FORS_CYCLIC_PLANE_WORK * FORS_CYCLIC_PLANE_CELLS / cells;
 }
 
+/* Each leaf's cable of each plane, [m1 * q]; NULL when out of memory. */
+static int16_t *plane_cables(const struct fors_fabric *fb)
+{
+	int16_t *c = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
+	uint32_t l, p;
+
+	for (l = 0; c && l < fb->m1; l++)
+		for (p = 0; p < fb->q; p++)
+			c[l * fb->q + p] = (int16_t)fors_plane_cable(fb, l, p);
+	return c;
+}
+
 /*
  * *s without the transfers of leaves apart (routing/detour.h), which the
  * detours put back; *s replaced, or NULL on failure.
@@ -81,7 +93,7 @@ static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 					 seed, fb->q, NULL, o->plane_work,
 					 fixed };
 	uint32_t *up = calloc(fb->m1 + 1, sizeof(uint32_t)), l, p;
-	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
+	int16_t *cable = plane_cables(fb);
 	struct fors_error e2;
 	int e = FORS_ENOMEM;
 
@@ -90,11 +102,8 @@ static int cyclic(struct fors_route *r, const struct fors_route_opts *o,
 		cp.plane_work = plane_work(t, fb->nhosts);
 	if (up && cable) {
 		for (l = 0; l < fb->m1; l++)
-			for (p = 0; p < fb->q; p++) {
-				cable[l * fb->q + p] =
-					(int16_t)fors_plane_cable(fb, l, p);
+			for (p = 0; p < fb->q; p++)
 				up[l] += fors_plane_live(fb, l, p);
-			}
 		cp.uplinks = up;
 		cp.cable = fb->apart ? NULL : cable;
 		e = fors_schedule_cyclic(&cp, cyc, &e2);
@@ -493,15 +502,10 @@ static int packed(struct fors_route *r, struct fors_schedule **abs,
 		  uint8_t **present, uint32_t *added, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
-	int16_t *fixed = fixed_by_slot(r);
-	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
+	int16_t *fixed = fixed_by_slot(r), *cable = plane_cables(fb);
 	struct fors_pack_params pk = { fb->q, cable, fixed, fb->m0 - fb->f };
-	uint32_t l, p;
 	int e = FORS_ENOMEM;
 
-	for (l = 0; cable && l < fb->m1; l++)
-		for (p = 0; p < fb->q; p++)
-			cable[l * fb->q + p] = (int16_t)fors_plane_cable(fb, l, p);
 	*added = (*abs)->nphases;
 	if (fixed && cable)
 		e = fors_schedule_pack(*abs, &pk, err);
@@ -575,16 +579,13 @@ static int compacted(struct fors_route *r, struct fors_schedule *pl,
 		     struct fors_assign_info *info, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
-	int16_t *cable = malloc(sizeof(int16_t) * ((size_t)fb->m1 * fb->q + 1));
+	int16_t *cable = plane_cables(fb);
 	struct fors_pack_params pk = { fb->q, cable, NULL,
 				       fors_schedule_is_cyclic(pl) ? 0 :
 				       fb->m0 - fb->f };
-	uint32_t l, p, n = pl->nphases;
+	uint32_t n = pl->nphases;
 	int e = FORS_ENOMEM;
 
-	for (l = 0; cable && l < fb->m1; l++)
-		for (p = 0; p < fb->q; p++)
-			cable[l * fb->q + p] = (int16_t)fors_plane_cable(fb, l, p);
 	if (cable)
 		e = fors_schedule_compact(pl, &pk);
 	free(cable);
