@@ -253,9 +253,9 @@ static struct fors_topology *lhcb(const uint8_t *failed, const uint8_t *dead)
  * healthy, with one cut, three cuts on one leaf, cuts on three leaves
  * (one each, and three each against updn too), two and four dead spines,
  * at LMC 0 and 5: fors's base LIDs at least 0.98 of the reference's,
- * shift and 300 permutations. LMC 1 to 4 route
- * offset 0 by the same base map as LMC 0 (it does not depend on the
- * offsets: routing/route.c, base_map), so their base LIDs are LMC 0's.
+ * shift and 300 permutations. LMC 1 to 4 route offset 0 by the same base
+ * map as LMC 0 (it does not depend on the offsets: routing/route.c,
+ * base_map), so their base LIDs are LMC 0's.
  */
 START_TEST(lhcb_base_lids)
 {

@@ -35,13 +35,14 @@ static inline void add_case_named(Suite *su, const char *name,
 				  const TTest *tf, int lo, int hi,
 				  double timeout)
 {
-	TCase *tc = tcase_create(name);
+	TCase *tc;
 
 	if (test_ncases == TEST_MAX_CASES) {
 		fprintf(stderr, "suite.h: more than %d cases\n",
 			TEST_MAX_CASES);
 		exit(EXIT_FAILURE);
 	}
+	tc = tcase_create(name);
 	test_cases[test_ncases++] = name;
 	tcase_add_loop_test(tc, tf, lo, hi);
 	tcase_set_timeout(tc, timeout);
