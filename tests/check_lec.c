@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lec/hall.h"
 #include "lec/lec.h"
 #include "suite.h"
 
@@ -368,6 +369,58 @@ START_TEST(lp_refutes_only_the_infeasible)
 }
 END_TEST
 
+/* Incidence lists (CSR) of one side of p: vertex v's edges ve[vs[v]..]. */
+static void incidence_of(const struct lec_problem *p, const int *end, int nv,
+			 int *vs, int *ve)
+{
+	int e, v, n = 0;
+
+	for (v = 0; v < nv; v++) {
+		vs[v] = n;
+		for (e = 0; e < p->nedges; e++)
+			if (end[e] == v)
+				ve[n++] = e;
+	}
+	vs[nv] = n;
+}
+
+/*
+ * Hall's condition at each vertex and the colour classes' matchings, on
+ * their own: neither refutes a colourable instance, and each refutes
+ * instances the one before it let through (else it checks nothing).
+ */
+START_TEST(necessary_conditions_sound_and_used)
+{
+	int trial, byvertex = 0, byclass = 0;
+
+	test_rng = 0x4a11;
+	for (trial = 0; trial < 4000; trial++) {
+		struct inst in;
+		int ls[8], le[MAXE], rs[8], re[MAXE], bcol[MAXE], v, c, truth;
+
+		make(&in, 2 + rnd() % 4, 2 + rnd() % 4, 2 + rnd() % 4,
+		     2 + (int)(rnd() % 11), 50, NULL);
+		for (v = 0; v < in.p.nedges &&
+			    in.lstart[v + 1] > in.lstart[v]; v++)
+			;
+		if (v < in.p.nedges)
+			continue;	/* an empty list: refuted by its edge */
+		truth = brute(&in.p, bcol, 0);
+		incidence_of(&in.p, in.left, in.p.nleft, ls, le);
+		incidence_of(&in.p, in.right, in.p.nright, rs, re);
+		v = lec_prechecks(&in.p, ls, le, rs, re);
+		c = lec_colour_capacity(&in.p, ls, le, rs, re);
+		ck_assert_int_ge(v, 0);
+		ck_assert_int_ge(c, 0);
+		ck_assert(truth ? v && c : 1);
+		byvertex += !v;
+		byclass += v && !c;
+	}
+	ck_assert_int_gt(byvertex, 400);
+	ck_assert_int_gt(byclass, 7);
+}
+END_TEST
+
 /* Colourable phase-sized instances: the LP alone never refutes them. */
 START_TEST(lp_keeps_planted_solutions)
 {
@@ -420,6 +473,7 @@ int main(void)
 	tcase_add_test(tc, lp_refutes_a_tight_core);
 	tcase_add_test(tc, lp_refutes_only_the_infeasible);
 	tcase_add_test(tc, lp_keeps_planted_solutions);
+	tcase_add_test(tc, necessary_conditions_sound_and_used);
 	tcase_set_timeout(tc, 0);
 	suite_add_tcase(su, tc);
 	return run_suite(su);

@@ -11,12 +11,21 @@
 
 #include "lec/hall.h"
 
-/* Kuhn's augmenting path over one vertex's edges and their colours. */
+/*
+ * Kuhn's augmenting path over one vertex's edges and their colours. A free
+ * colour is taken before any path is followed: most edges find one, and
+ * the paths stay short.
+ */
 static int augment(const struct lec_problem *p, const int *edges, int i,
 		   int *owner, int *seen, int stamp)
 {
 	int e = edges[i], k;
 
+	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++)
+		if (owner[p->list[k]] < 0) {
+			owner[p->list[k]] = i;
+			return 1;
+		}
 	for (k = p->lstart[e]; k < p->lstart[e + 1]; k++) {
 		int c = p->list[k];
 
@@ -88,62 +97,85 @@ int lec_prechecks(const struct lec_problem *p, const int *ls,
 	return r == 1 ? vertex_hall(p, rs, re, p->nright) : r;
 }
 
-/* Kuhn's augmenting path from vertex x (left if side is 0) in one colour. */
-static int augment_colour(const struct lec_problem *p, const int *edges,
-			  int n, int side, int x, int *mate, int *seen,
-			  int stamp)
+/* The colour classes and the scratch of their matchings. */
+struct colour_classes {
+	const struct lec_problem *p;
+	int *cs, *ce;		/* edges by colour (CSR) */
+	int *as, *al;		/* one class's neighbours by vertex (CSR) */
+	int *mate, *seen, stamp;
+	uint8_t *tight[2];	/* vertex has as many edges as colours */
+};
+
+/*
+ * Colour c's edges as neighbour lists of the vertices of one side, so that
+ * an augmenting path reads a vertex's own edges and not the whole class.
+ */
+static void neighbours(struct colour_classes *x, int c, int side, int nv)
 {
+	const struct lec_problem *p = x->p;
 	const int *from = side ? p->right : p->left;
 	const int *to = side ? p->left : p->right;
+	int k, v;
+
+	memset(x->as, 0, sizeof(int) * (nv + 1));
+	for (k = x->cs[c]; k < x->cs[c + 1]; k++)
+		x->as[from[x->ce[k]] + 1]++;
+	for (v = 0; v < nv; v++)
+		x->as[v + 1] += x->as[v];
+	for (k = x->cs[c]; k < x->cs[c + 1]; k++)
+		x->al[x->as[from[x->ce[k]]]++] = to[x->ce[k]];
+	for (v = nv; v > 0; v--)
+		x->as[v] = x->as[v - 1];
+	x->as[0] = 0;
+}
+
+/*
+ * Kuhn's augmenting path from vertex v over one class's neighbour lists, a
+ * free neighbour first (as augment() above).
+ */
+static int augment_colour(const struct colour_classes *x, int v, int stamp)
+{
 	int i;
 
-	for (i = 0; i < n; i++) {
-		int e = edges[i], y = to[e];
+	for (i = x->as[v]; i < x->as[v + 1]; i++)
+		if (x->mate[x->al[i]] < 0) {
+			x->mate[x->al[i]] = v;
+			return 1;
+		}
+	for (i = x->as[v]; i < x->as[v + 1]; i++) {
+		int y = x->al[i];
 
-		if (from[e] != x || seen[y] == stamp)
+		if (x->seen[y] == stamp)
 			continue;
-		seen[y] = stamp;
-		if (mate[y] < 0 || augment_colour(p, edges, n, side, mate[y],
-						  mate, seen, stamp)) {
-			mate[y] = x;
+		x->seen[y] = stamp;
+		if (x->mate[y] < 0 || augment_colour(x, x->mate[y], stamp)) {
+			x->mate[y] = v;
 			return 1;
 		}
 	}
 	return 0;
 }
 
-/* The colour classes and the scratch of their matchings. */
-struct colour_classes {
-	const struct lec_problem *p;
-	int *cs, *ce;		/* edges by colour (CSR) */
-	int *mate, *seen, stamp;
-	uint8_t *tight[2];	/* vertex has as many edges as colours */
-	uint8_t *done;
-};
-
 /*
  * Match one colour's edges from one side: tight vertices first, since a
- * tight vertex must use every colour it has. Returns the matching size, or
- * -1 when a tight vertex cannot be matched.
+ * tight vertex must use every colour it has (with no augmenting path from
+ * it no matching covers it and those matched before). Returns the
+ * matching size, or -1 when a tight vertex cannot be matched.
  */
 static int colour_matching(struct colour_classes *x, int c, int side)
 {
 	const struct lec_problem *p = x->p;
-	const int *from = side ? p->right : p->left;
-	int nv = side ? p->nleft : p->nright, n = x->cs[c + 1] - x->cs[c];
-	int pass, k, size = 0;
+	int nf = side ? p->nright : p->nleft, nt = side ? p->nleft : p->nright;
+	int pass, v, got, size = 0;
 
-	memset(x->mate, 0xff, sizeof(int) * nv);
-	memset(x->done, 0, side ? p->nright : p->nleft);
+	neighbours(x, c, side, nf);
+	memset(x->mate, 0xff, sizeof(int) * nt);
 	for (pass = 0; pass < 2; pass++) {
-		for (k = 0; k < n; k++) {
-			int v = from[x->ce[x->cs[c] + k]], got;
-
-			if (x->done[v] || x->tight[side][v] != !pass)
+		for (v = 0; v < nf; v++) {
+			if (x->as[v] == x->as[v + 1] ||
+			    x->tight[side][v] != !pass)
 				continue;
-			x->done[v] = 1;
-			got = augment_colour(p, x->ce + x->cs[c], n, side, v,
-					     x->mate, x->seen, ++x->stamp);
+			got = augment_colour(x, v, ++x->stamp);
 			if (!got && !pass)
 				return -1;
 			size += got;
@@ -222,9 +254,10 @@ int lec_colour_capacity(const struct lec_problem *p, const int *ls,
 	x.seen = calloc(big, sizeof(int));
 	x.tight[0] = malloc(nv);
 	x.tight[1] = malloc(nv);
-	x.done = malloc(nv);
+	x.as = malloc(sizeof(int) * (nv + 1));
+	x.al = malloc(sizeof(int) * (p->nedges + 1));
 	if (x.cs && x.ce && x.mate && x.seen && x.tight[0] && x.tight[1] &&
-	    x.done)
+	    x.as && x.al)
 		r = colour_checks(&x, ls, le, rs, re);
 	free(x.cs);
 	free(x.ce);
@@ -232,6 +265,7 @@ int lec_colour_capacity(const struct lec_problem *p, const int *ls,
 	free(x.seen);
 	free(x.tight[0]);
 	free(x.tight[1]);
-	free(x.done);
+	free(x.as);
+	free(x.al);
 	return r;
 }
