@@ -221,6 +221,44 @@ START_TEST(paper_scenarios_narrow)
 END_TEST
 
 /*
+ * Above LMC 0 the exchange never pays more than at LMC 0 (route.c,
+ * packed_try), on fabrics past FORS_CYCLIC_CELLS, which get no cyclic
+ * try. FT(2;16,32) with two cables of leaf 0 cut (512 hosts): Algorithm 1
+ * with offsets of its own splits 579 phases at LMC 1, the schedule packed
+ * over the base map 69 (636 phases). FT(2;20,24) with two dead spines:
+ * Algorithm 1 compacted keeps 869 phases, fewer than the packed one's 921
+ * it had before compaction.
+ */
+static const struct {
+	uint32_t m0, m1, dead, most;
+} never_above[] = { { 16, 32, 0, 640 }, { 20, 24, 1, 870 } };
+
+START_TEST(narrow_never_above_lmc0)
+{
+	uint8_t failed[32 * 20] = { 0 }, dead[20] = { 0 };
+	struct fors_netgen g = { .m0 = never_above[_i].m0,
+				 .m1 = never_above[_i].m1,
+				 .nspines = never_above[_i].m0, .cables = 1 };
+	struct fors_topology *ref = gen_topology(&g), *live;
+	struct fors_route *r;
+
+	failed[0] = failed[1] = dead[0] = dead[1] = 1;
+	if (never_above[_i].dead)
+		g.dead = dead;
+	else
+		g.failed = failed;
+	live = gen_topology(&g);
+	r = route_ok(live, ref, 1, "LMC 1 against LMC 0");
+	ck_assert_ptr_nonnull(r->base);
+	ck_assert_msg(r->s->nphases <= never_above[_i].most, "%u phases",
+		      r->s->nphases);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
  * The paper's scenarios at LMC 0 with the base map at offset 0 (doc/
  * narrow-lmc.md, "One offset for everyone"): verified as fors check
  * verifies them, phases added above P_f declared, T*_L reported and never
@@ -1391,6 +1429,7 @@ int main(void)
 	add_case(su, paper_scenarios, 0, sizeof(paper) / sizeof(paper[0]),
 		 0);
 	add_case(su, paper_scenarios_lmc0, 0, 8, 0);
+	add_case(su, narrow_never_above_lmc0, 0, 2, 0);
 	add_case(su, paper_scenarios_narrow, 0,
 		 2 * sizeof(paper) / sizeof(paper[0]), 0);
 	add_case(su, healthy_one_offset, 0, 3, 0);

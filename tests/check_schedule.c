@@ -745,7 +745,7 @@ START_TEST(pack_random)
 		int16_t *cable = malloc(sizeof(int16_t) * m1 * q);
 		int16_t *fixed = malloc(sizeof(int16_t) * m1 * all);
 		uint32_t f = trial % 2;
-		struct fors_pack_params pp = { q, cable, fixed, f ? m0 - f : 0 };
+		struct fors_pack_params pp = { q, cable, fixed, f ? m0 - f : 0, 0 };
 		struct fors_schedule *in = build(m0, m1, f, NULL), *s;
 		struct fors_error err;
 		uint8_t *clean;
@@ -798,7 +798,7 @@ END_TEST
 START_TEST(pack_refuses_no_plane)
 {
 	int16_t cable[4] = { 0, 1, 0, 1 }, fixed[2 * 4];
-	struct fors_pack_params pp = { 2, cable, fixed, 0 };
+	struct fors_pack_params pp = { 2, cable, fixed, 0, 0 };
 	struct fors_schedule *s = build(2, 2, 0, NULL);
 	struct fors_error err;
 	uint32_t i;

@@ -296,7 +296,7 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto: $(cat "$tmp/out")"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 	--output "$tmp/r-a" >"$tmp/out" &&
-	[ "$(head -n 2 "$tmp/out" | tr '\n' ' ')" = "LMC 0: 16 phases added by splits LMC 1: 12 phases added by splits " ] &&
+	[ "$(head -n 2 "$tmp/out" | tr '\n' ' ')" = "LMC 0: 16 phases added by splits LMC 1: 2 phases added by splits " ] &&
 	grep -q '^routing: lec, LMC 2$' "$tmp/out" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto, base map: $(cat "$tmp/out")"

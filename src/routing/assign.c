@@ -70,6 +70,12 @@ struct assigner {
 	struct fors_offmap *om;	/* NULL: every plane has its offset */
 	uint32_t pre;		/* offsets a pair has before the phases:
 				   1 with the base map, else 0 */
+	uint32_t own;		/* the first offset the phases read and
+				   choose: 1 past the base map's in
+				   Algorithm 1's schedule above LMC 0 (the
+				   base planes in the lists draw transfers
+				   off the slot planes: doc/narrow-lmc.md),
+				   else 0 */
 	int stuck;		/* a transfer no plane of its offsets can take */
 	int resid;		/* the residue rule places the phases */
 	int32_t *via;		/* [m0]: with it, the plane of slot a's send
@@ -153,7 +159,7 @@ static int allowed(const struct assigner *a, uint32_t l, uint32_t sid,
 	if (!a->om)
 		return 1;
 	o = offsets_of(a, l, sid);
-	for (j = 0; j < a->om->k; j++) {
+	for (j = a->own; j < a->om->k; j++) {
 		if (o[j] < 0)
 			fits |= one_rank(a, sid, j, p);
 		else if ((uint32_t)o[j] == p)
@@ -161,7 +167,7 @@ static int allowed(const struct assigner *a, uint32_t l, uint32_t sid,
 		else
 			taken++;
 	}
-	return fits && !(tight && taken > a->pre);
+	return fits && !(tight && taken > a->pre - a->own);
 }
 
 /*
@@ -184,7 +190,7 @@ static int32_t hint(const struct assigner *a, const struct fors_xfer *x,
 	    allowed(a, ls, x->dst, p, 0))
 		return (int32_t)p;
 	o = offsets_of(a, ls, x->dst);
-	for (j = 0; j < a->om->k; j++)
+	for (j = a->own; j < a->om->k; j++)
 		if (o[j] >= 0 && fors_plane_live(fb, ld, (uint32_t)o[j]))
 			return o[j];
 	return -1;
@@ -200,7 +206,7 @@ static void remember(struct assigner *a, const struct fors_xfer *x, int32_t p)
 	int16_t *o = offsets_of(a, leaf_of(a, x->src), x->dst);
 	uint32_t j;
 
-	for (j = 0; j < a->om->k; j++)
+	for (j = a->own; j < a->om->k; j++)
 		if (o[j] == p)
 			return;
 	for (j = 0; j < a->om->k; j++)
@@ -225,7 +231,7 @@ static uint32_t offset_planes(const struct assigner *a,
 		free += o[j] < 0;
 	if (free && (!tight || free + a->pre >= a->om->k))
 		return UINT32_MAX;
-	for (j = 0; j < a->om->k; j++) {
+	for (j = a->own; j < a->om->k; j++) {
 		uint32_t p = (uint32_t)o[j];
 
 		if (o[j] < 0 || !fors_plane_live(a->fb, ls, p) ||
@@ -366,7 +372,7 @@ static int slot_fits(const struct assigner *a, const int16_t *o, uint32_t p,
 	uint32_t k;
 
 	*j = -1;
-	for (k = 0; k < a->om->k && o[k] >= 0; k++)
+	for (k = a->own; k < a->om->k && o[k] >= 0; k++)
 		if ((uint32_t)o[k] == p)
 			return 1;
 	*j = (int)k;
@@ -718,7 +724,8 @@ static int slotted(struct assigner *a, const struct fors_xfer *in,
 		ld = leaf_of(a, x.dst);
 		o = offsets_of(a, ls, x.dst);
 		p = a->resid ? a->via[x.src - ls * fb->m0] :
-		    a->pre && (a->cyclic || a->om->k == 1) ? o[0] :
+		    a->pre && (a->cyclic || a->om->k == 1 ||
+				a->info->base_only) ? o[0] :
 		    (int32_t)a->slot[x.dst];
 		j = -1;
 		if (ls != ld &&
@@ -794,8 +801,9 @@ static int residue_rule(const struct assigner *a)
 {
 	const struct fors_fabric *fb = a->fb;
 
-	if (!a->om || a->cyclic || fb->q != fb->nspines ||
-	    a->nunimp == fb->q || a->nunimp < fb->m0 - fb->f)
+	if (!a->om || a->cyclic || a->info->base_only ||
+	    fb->q != fb->nspines || a->nunimp == fb->q ||
+	    a->nunimp < fb->m0 - fb->f)
 		return 0;
 	return fors_residue_fits(&a->in, fb->m0 - fb->f, a->om->k - a->pre);
 }
@@ -842,6 +850,7 @@ static int setup(struct assigner *a)
 		if (fb->impacted[p])
 			a->order[k++] = p;
 	a->cyclic = fors_schedule_is_cyclic(a->s);
+	a->own = a->pre && !a->cyclic && !a->info->base_only && a->om->k > 1;
 	a->via = malloc(sizeof(int32_t) * fb->m0);
 	a->resid = residue_rule(a);
 	if (!a->via || a->resid < 0)

@@ -29,6 +29,9 @@ struct fors_assign_info {
 				   routes to host h is this plane before
 				   any phase (the base map, basemap.h),
 				   FORS_BASEMAP_NONE none */
+	int base_only;		/* in, with base: the schedule was packed
+				   over the base map (schedule/pack.h):
+				   every transfer on offset 0 where it fits */
 };
 
 /* The method as the schedule file and the log name it: "alg2", ... */
@@ -48,14 +51,18 @@ struct fors_offmap {
 /* Free om; NULL is ignored. */
 void fors_offmap_free(struct fors_offmap *om);
 
-/* The offset of plane p from leaf l to host h, or -1. */
+/*
+ * The offset of plane p from leaf l to host h, or -1: the last one, as the
+ * phases may have chosen the base map's plane again for an offset of
+ * their own (routing/assign.c, own), which is then the one they use.
+ */
 static inline int fors_offmap_offset(const struct fors_offmap *om, uint32_t l,
 				     uint32_t h, int32_t p)
 {
 	const int16_t *o = &om->plane[((size_t)l * om->nhosts + h) * om->k];
 	uint32_t j;
 
-	for (j = 0; j < om->k; j++)
+	for (j = om->k; j-- > 0;)
 		if (o[j] == p)
 			return (int)j;
 	return -1;

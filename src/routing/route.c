@@ -499,11 +499,13 @@ static int16_t *fixed_by_slot(const struct fors_route *r)
  * transfers would move, it is built again as it was.
  */
 static int packed(struct fors_route *r, struct fors_schedule **abs,
-		  uint8_t **present, uint32_t *added, struct fors_error *err)
+		  uint8_t **present, uint32_t *added, uint32_t limit,
+		  struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	int16_t *fixed = fixed_by_slot(r), *cable = plane_cables(fb);
-	struct fors_pack_params pk = { fb->q, cable, fixed, fb->m0 - fb->f };
+	struct fors_pack_params pk = { fb->q, cable, fixed, fb->m0 - fb->f,
+				       limit };
 	int e = FORS_ENOMEM;
 
 	*added = (*abs)->nphases;
@@ -514,7 +516,7 @@ static int packed(struct fors_route *r, struct fors_schedule **abs,
 	*added = e ? 0 : (*abs)->nphases - *added;
 	free(fixed);
 	free(cable);
-	if (e == FORS_ELIMIT) {
+	if (e == FORS_ELIMIT && !limit) {
 		fors_schedule_free(*abs);
 		free(*present);
 		e = schedule(r, present, abs, err);
@@ -569,6 +571,34 @@ static int fixed_tries(struct fors_route *r, const struct fors_route_opts *o,
 }
 
 /*
+ * Above LMC 0, Algorithm 1's schedule packed over the base map as at LMC 0
+ * (packed()), each transfer on offset 0 where its phase fits: so a larger
+ * LMC never costs the exchange more than LMC 0. Only where the schedules
+ * with offsets of their own are above the bound: it is built again.
+ */
+static int packed_try(struct fors_route *r, const struct fors_route_opts *o,
+		      struct fors_schedule **pl, struct fors_assign_info *info,
+		      struct fors_error *err)
+{
+	struct fors_schedule *abs = NULL;
+	uint8_t *present = NULL;
+	uint32_t added = 0;
+	int e = schedule(r, &present, &abs, err);
+
+	if (!e)
+		e = packed(r, &abs, &present, &added,
+			   *pl ? (*pl)->nphases : 0, err);
+	if (!e) {
+		r->assign.base_only = 1;
+		e = candidate(r, o, abs, added, pl, info, err);
+		r->assign.base_only = info->base_only = 0;
+	}
+	fors_schedule_free(abs);
+	free(present);
+	return e == FORS_ELIMIT ? 0 : e;
+}
+
+/*
  * The chosen schedule over the base map, compacted (schedule/compact.h):
  * its transfers keep their planes, so its phases may be any partition
  * that shares no host or cable, and Algorithm 1's m0 - f where it is
@@ -582,7 +612,7 @@ static int compacted(struct fors_route *r, struct fors_schedule *pl,
 	int16_t *cable = plane_cables(fb);
 	struct fors_pack_params pk = { fb->q, cable, NULL,
 				       fors_schedule_is_cyclic(pl) ? 0 :
-				       fb->m0 - fb->f };
+				       fb->m0 - fb->f, 0 };
 	uint32_t n = pl->nphases;
 	int e = FORS_ENOMEM;
 
@@ -593,6 +623,29 @@ static int compacted(struct fors_route *r, struct fors_schedule *pl,
 		fors_error_set(err, "out of memory");
 	n -= pl->nphases;
 	info->split -= n < info->split ? n : info->split;
+	return e;
+}
+
+/*
+ * The chosen schedule *pl compacted; with try set (above LMC 0, with the
+ * base map) and *pl above the bound, compacted first and then held
+ * against packed_try()'s, which is compacted if it wins.
+ */
+static int finished(struct fors_route *r, const struct fors_route_opts *o,
+		    int try, struct fors_schedule **pl,
+		    struct fors_assign_info *info, struct fors_error *err)
+{
+	const struct fors_schedule *done = NULL;
+	int squeeze = r->base && !r->fb->apart, e = 0;
+
+	if (try && *pl && squeeze && (*pl)->nphases > r->usable.t) {
+		e = compacted(r, *pl, info, err);
+		done = *pl;
+	}
+	if (!e && try && (!*pl || (*pl)->nphases > r->usable.t))
+		e = packed_try(r, o, pl, info, err);
+	if (!e && *pl && *pl != done && squeeze)
+		e = compacted(r, *pl, info, err);
 	return e;
 }
 
@@ -621,7 +674,7 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	*pl = NULL;
 	if (!e && few && r->base && !o->lmc) {
 		building_end(&g);
-		e = packed(r, &abs, &present, &added, err);
+		e = packed(r, &abs, &present, &added, 0, err);
 	}
 	if (!e && (few || o->algorithm1 || abs->nphases <= r->usable.t)) {
 		r->assign.built = few ? g.done : NULL;
@@ -651,8 +704,8 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		e = candidate(r, o, abs, added, pl, &info, err);
 	if (!e && few && (!*pl || (*pl)->nphases > r->usable.t))
 		e = fixed_tries(r, o, present, pl, &info, err);
-	if (!e && *pl && r->base && !r->fb->apart)
-		e = compacted(r, *pl, &info, err);
+	if (!e)
+		e = finished(r, o, few && r->base && o->lmc, pl, &info, err);
 	r->assign = info;
 	fors_schedule_free(abs);
 	free(present);

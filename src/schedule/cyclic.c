@@ -445,7 +445,7 @@ static int finish(const struct circle *c, struct fors_schedule **out,
 		e = *out ? 0 : FORS_ENOMEM;
 	}
 	if (!e && cp->fixed) {
-		struct fors_pack_params pk = { cp->q, cp->cable, cp->fixed, 0 };
+		struct fors_pack_params pk = { cp->q, cp->cable, cp->fixed, 0, 0 };
 
 		e = fors_schedule_pack(*out, &pk, err);
 		if (e) {

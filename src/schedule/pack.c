@@ -257,6 +257,8 @@ static int move(struct packer *k)
 		     p < k->n && !fits(k, &k->mv[i].x, p, 1); p++)
 			;
 		if (p == k->n) {
+			if (k->pp->limit && p + 1 >= k->pp->limit)
+				return FORS_ELIMIT;
 			if (grow(k, p))
 				return FORS_ENOMEM;
 			k->n++;

@@ -16,6 +16,9 @@ struct fors_pack_params {
 	uint32_t leaf_cap;	/* most transfers a moved one may join out
 				   of and into a leaf in a phase (Algorithm
 				   1's m0 - f); 0: the cables alone */
+	uint32_t limit;		/* packing: FORS_ELIMIT before the phases
+				   reach it (it cannot beat another
+				   schedule); 0: no limit */
 };
 
 /*
@@ -33,7 +36,7 @@ struct fors_pack_params {
  * host sends and receives at most once a phase. s changed in place (its
  * phases may grow in number, its transfers never); FORS_EINVAL (err says
  * which) for a transfer with no fixed plane, FORS_ELIMIT past
- * FORS_PACK_WORK, FORS_ENOMEM: s then unusable.
+ * FORS_PACK_WORK or at pp->limit, FORS_ENOMEM: s then unusable.
  */
 int fors_schedule_pack(struct fors_schedule *s,
 		       const struct fors_pack_params *pp,
