@@ -222,7 +222,7 @@ END_TEST
 
 /*
  * Above LMC 0 the exchange never pays more than at LMC 0 (route.c,
- * packed_try), on fabrics past FORS_CYCLIC_CELLS, which get no cyclic
+ * again), on fabrics past FORS_CYCLIC_CELLS, which get no cyclic
  * try. FT(2;16,32) with two cables of leaf 0 cut (512 hosts): Algorithm 1
  * with offsets of its own splits 579 phases at LMC 1, the schedule packed
  * over the base map 69 (636 phases). FT(2;20,24) with two dead spines:

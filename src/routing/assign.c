@@ -82,6 +82,7 @@ struct assigner {
 				   in the phase, -1 none */
 	int cyclic;		/* the cyclic pattern: no Algorithm 1 ranks */
 	uint32_t crowded;	/* phase + 1 with more transfers than hosts */
+	uint32_t done;		/* phases placed so far */
 };
 
 const char *fors_method_name(enum fors_method m)
@@ -285,6 +286,21 @@ static const struct lec_budget narrow_budget = {
 	.lp_rounds = 200,
 };
 
+/*
+ * Once most phases split (narrow_hopeless), each costs the solver its
+ * whole budget for a schedule another will beat: a short repair only.
+ */
+static const struct lec_budget hopeless_budget = {
+	.repair_moves = 2000,
+	.seed = 0x9e3779b97f4a7c15ull,
+};
+
+/* Past 64 phases, more than half of them split: see hopeless_budget. */
+static int narrow_hopeless(const struct assigner *a)
+{
+	return a->om && a->done >= 64 && 2 * a->info->split > a->done;
+}
+
 static const struct lec_budget tight_budget = {
 	.repair_moves = 20000,
 	.seed = 0x9e3779b97f4a7c15ull,
@@ -326,7 +342,8 @@ static int colour(struct assigner *a, uint32_t n, uint32_t k, int tight)
 	lp = (struct lec_problem){ (int)fb->m1, (int)fb->m1, (int)(k * fb->q),
 				   (int)n, a->left, a->right, a->lstart,
 				   a->list };
-	r = lec_solve(&lp, a->colour, tight ? &tight_budget :
+	r = lec_solve(&lp, a->colour, narrow_hopeless(a) ? &hopeless_budget :
+			tight ? &tight_budget :
 			a->om ? &narrow_budget : &lec_default_budget);
 	if (r != LEC_SOLVED)
 		return r;
@@ -756,6 +773,7 @@ static int phase(struct assigner *a, uint32_t p)
 	uint32_t n = 0, k = 1, i, len = (uint32_t)(s->start[p + 1] - s->start[p]);
 	int r;
 
+	a->done = p;
 	if (a->resid)
 		vias(a, p);
 	if (a->om && a->fb->q == a->fb->nspines &&
@@ -850,7 +868,8 @@ static int setup(struct assigner *a)
 		if (fb->impacted[p])
 			a->order[k++] = p;
 	a->cyclic = fors_schedule_is_cyclic(a->s);
-	a->own = a->pre && !a->cyclic && !a->info->base_only && a->om->k > 1;
+	a->own = a->pre && !a->cyclic && !a->info->base_only &&
+		 !a->info->see_base && a->om->k > 1;
 	a->via = malloc(sizeof(int32_t) * fb->m0);
 	a->resid = residue_rule(a);
 	if (!a->via || a->resid < 0)

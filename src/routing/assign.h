@@ -32,6 +32,9 @@ struct fors_assign_info {
 	int base_only;		/* in, with base: the schedule was packed
 				   over the base map (schedule/pack.h):
 				   every transfer on offset 0 where it fits */
+	int see_base;		/* in, with base: the base planes stand in
+				   the phases' lists (else, above LMC 0,
+				   offsets 1.. are the phases' own) */
 };
 
 /* The method as the schedule file and the log name it: "alg2", ... */

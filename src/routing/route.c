@@ -571,27 +571,32 @@ static int fixed_tries(struct fors_route *r, const struct fors_route_opts *o,
 }
 
 /*
- * Above LMC 0, Algorithm 1's schedule packed over the base map as at LMC 0
- * (packed()), each transfer on offset 0 where its phase fits: so a larger
- * LMC never costs the exchange more than LMC 0. Only where the schedules
- * with offsets of their own are above the bound: it is built again.
+ * Above LMC 0, Algorithm 1's schedule built again for another try against
+ * the best so far *pl: with the base planes in the phases' lists (on a
+ * fabric with few planes an offset of their own is most of what a pair
+ * has), or, with pack, packed over the base map as at LMC 0 (packed()),
+ * each transfer on offset 0 where its phase fits, so that a larger LMC
+ * never costs the exchange more than LMC 0; the packing stops once it has
+ * as many phases as *pl.
  */
-static int packed_try(struct fors_route *r, const struct fors_route_opts *o,
-		      struct fors_schedule **pl, struct fors_assign_info *info,
-		      struct fors_error *err)
+static int again(struct fors_route *r, const struct fors_route_opts *o,
+		 int pack, struct fors_schedule **pl,
+		 struct fors_assign_info *info, struct fors_error *err)
 {
 	struct fors_schedule *abs = NULL;
 	uint8_t *present = NULL;
 	uint32_t added = 0;
 	int e = schedule(r, &present, &abs, err);
 
-	if (!e)
+	if (!e && pack)
 		e = packed(r, &abs, &present, &added,
 			   *pl ? (*pl)->nphases : 0, err);
 	if (!e) {
-		r->assign.base_only = 1;
+		r->assign.base_only = pack;
+		r->assign.see_base = !pack;
 		e = candidate(r, o, abs, added, pl, info, err);
-		r->assign.base_only = info->base_only = 0;
+		r->assign.base_only = r->assign.see_base = 0;
+		info->base_only = info->see_base = 0;
 	}
 	fors_schedule_free(abs);
 	free(present);
@@ -626,25 +631,35 @@ static int compacted(struct fors_route *r, struct fors_schedule *pl,
 	return e;
 }
 
+/* Whether the best so far is missing or above the bound. */
+static int above(const struct fors_route *r, const struct fors_schedule *pl)
+{
+	return !pl || pl->nphases > r->usable.t;
+}
+
 /*
  * The chosen schedule *pl compacted; with try set (above LMC 0, with the
- * base map) and *pl above the bound, compacted first and then held
- * against packed_try()'s, which is compacted if it wins.
+ * base map), while it is above the bound, compacted first and held against
+ * again()'s with the base planes in the lists, then against the packed
+ * one: a try that wins (it has fewer phases than the compacted best) is
+ * compacted in turn.
  */
 static int finished(struct fors_route *r, const struct fors_route_opts *o,
 		    int try, struct fors_schedule **pl,
 		    struct fors_assign_info *info, struct fors_error *err)
 {
-	const struct fors_schedule *done = NULL;
-	int squeeze = r->base && !r->fb->apart, e = 0;
+	uint32_t kept = UINT32_MAX;	/* phases of *pl once compacted */
+	int squeeze = r->base && !r->fb->apart, e = 0, k;
 
-	if (try && *pl && squeeze && (*pl)->nphases > r->usable.t) {
-		e = compacted(r, *pl, info, err);
-		done = *pl;
+	for (k = 0; !e && try && k < 2 && above(r, *pl); k++) {
+		if (*pl && squeeze && (*pl)->nphases != kept) {
+			e = compacted(r, *pl, info, err);
+			kept = (*pl)->nphases;
+		}
+		if (!e && above(r, *pl))
+			e = again(r, o, k, pl, info, err);
 	}
-	if (!e && try && (!*pl || (*pl)->nphases > r->usable.t))
-		e = packed_try(r, o, pl, info, err);
-	if (!e && *pl && *pl != done && squeeze)
+	if (!e && *pl && squeeze && (*pl)->nphases != kept)
 		e = compacted(r, *pl, info, err);
 	return e;
 }
