@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * OpenSM's minhop map of the base LIDs, and the linear shift's time over
+ * a map: the base map (basemap.c) is kept unless minhop's serves the
+ * shift strictly better (routing/route.c, base_map). On small fabrics
+ * with absent or dual-port hosts the base map's fallbacks can load a
+ * cable twice in phases where taking the uplinks round robin in port
+ * order, as minhop does, does not (doc/routing.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing/basemap.h"
+#include "routing/leastused.h"
+
+/* Leaf l's least used plane alive at l and at ld, or FORS_BASEMAP_NONE. */
+static uint16_t least(const struct fors_fabric *fb, const uint32_t *used,
+		      uint32_t l, uint32_t ld)
+{
+	uint32_t p, best = FORS_BASEMAP_NONE;
+
+	for (p = 0; p < fb->q; p++)
+		if (fors_plane_live(fb, l, p) && fors_plane_live(fb, ld, p) &&
+		    (best == FORS_BASEMAP_NONE || used[p] < used[best]))
+			best = p;
+	return (uint16_t)best;
+}
+
+int fors_leastused_build(const struct fors_fabric *fb, uint16_t *out)
+{
+	uint32_t *used = malloc(sizeof(uint32_t) * (fb->q + 1));
+	uint32_t l, s, all = fb->m0 * fb->m1;
+
+	if (!used)
+		return FORS_ENOMEM;
+	for (l = 0; l < fb->m1; l++) {
+		memset(used, 0, sizeof(uint32_t) * fb->q);
+		for (s = 0; s < all; s++) {
+			int32_t h = fb->host_at[s];
+			uint16_t *o;
+
+			if (h < 0)
+				continue;
+			o = &out[(size_t)l * fb->nhosts + (uint32_t)h];
+			*o = s / fb->m0 == l ? FORS_BASEMAP_NONE :
+			     least(fb, used, l, s / fb->m0);
+			if (*o != FORS_BASEMAP_NONE)
+				used[*o]++;
+		}
+	}
+	free(used);
+	return 0;
+}
+
+/*
+ * One phase of the shift, hosts in slot order ord[0..n): each sends to
+ * the host p places on; the most transfers on one cable, at least 1.
+ * load[] ([2 * m1 * q], up then down) is left all 0.
+ */
+static uint32_t phase_load(const struct fors_fabric *fb, const uint16_t *map,
+			   const uint32_t *ord, uint32_t n, uint32_t p,
+			   uint32_t *load)
+{
+	size_t down = (size_t)fb->m1 * fb->q;
+	uint32_t i, most = 1, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++) {
+			uint32_t g = ord[i], h = ord[(i + p) % n];
+			uint32_t ls = fb->hosts[g].sid / fb->m0;
+			uint32_t ld = fb->hosts[h].sid / fb->m0;
+			uint16_t pl = map[(size_t)ls * fb->nhosts + h];
+			uint32_t *u, *d;
+
+			if (ls == ld || pl == FORS_BASEMAP_NONE)
+				continue;
+			u = &load[(size_t)ls * fb->q + pl];
+			d = &load[down + (size_t)ld * fb->q + pl];
+			if (pass) {
+				*u = *d = 0;
+				continue;
+			}
+			most = ++*u > most ? *u : most;
+			most = ++*d > most ? *d : most;
+		}
+	}
+	return most;
+}
+
+uint64_t fors_map_shift_time(const struct fors_fabric *fb,
+			     const uint16_t *map)
+{
+	uint32_t *ord = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	uint32_t *load = calloc(2 * (size_t)fb->m1 * fb->q + 1,
+				sizeof(uint32_t));
+	uint32_t s, n = 0, p;
+	uint64_t t = 0;
+
+	if (!ord || !load) {
+		free(ord);
+		free(load);
+		return UINT64_MAX;
+	}
+	for (s = 0; s < fb->m0 * fb->m1; s++)
+		if (fb->host_at[s] >= 0)
+			ord[n++] = (uint32_t)fb->host_at[s];
+	for (p = 1; p < n; p++)
+		t += phase_load(fb, map, ord, n, p, load);
+	free(ord);
+	free(load);
+	return t;
+}
