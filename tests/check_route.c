@@ -267,6 +267,52 @@ END_TEST
 static const uint32_t lmc0_phases[] = { 382, 409, 431, 426, 444, 468, 681,
 					681 };
 
+/* The switch of node n in d. */
+static const struct fors_lft_switch *switch_of(const struct fors_topology *t,
+					       const struct fors_lft_dump *d,
+					       uint32_t n)
+{
+	return dump_switch((struct fors_lft_dump *)d, t->nodes[n].desc);
+}
+
+/*
+ * The oracle of bound-map, from the tables alone: every host sends to
+ * every host of another leaf at its base LID, followed from its leaf up
+ * and down the spine the leaf's entry leads to; the most transfers on
+ * one (switch, port), or the hosts less one if more.
+ */
+static uint32_t bound_of_tables(const struct fors_topology *t,
+				const struct fors_route *r)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_lft_dump *d = dump_of(r);
+	uint32_t *load = calloc((size_t)t->nnodes * 256, sizeof(uint32_t));
+	uint32_t g, h, most = fb->nhosts - 1;
+
+	ck_assert_ptr_nonnull(load);
+	for (g = 0; g < fb->nhosts; g++) {
+		const struct fors_fhost *x = &fb->hosts[g];
+		uint32_t leaf = t->nodes[x->node].ports[x->port].peer;
+
+		for (h = 0; h < fb->nhosts; h++) {
+			uint32_t lid = r->lfts->host_lid[h], hops, n = leaf;
+
+			if (fb->hosts[h].sid / fb->m0 == x->sid / fb->m0)
+				continue;
+			for (hops = 0; hops < 2; hops++) {
+				uint32_t pt = switch_of(t, d, n)->port[lid];
+				uint32_t *c = &load[(size_t)n * 256 + pt];
+
+				most = ++*c > most ? *c : most;
+				n = t->nodes[n].ports[pt].peer;
+			}
+		}
+	}
+	free(load);
+	fors_lft_dump_free(d);
+	return most;
+}
+
 START_TEST(paper_scenarios_lmc0)
 {
 	const struct scenario *sc = &paper[_i];
@@ -279,10 +325,15 @@ START_TEST(paper_scenarios_lmc0)
 	ck_assert_uint_ge(r->bound_lmc, r->bound.t);
 	ck_assert_uint_ge(r->s->nphases, r->bound_lmc);
 	ck_assert_int_eq(fors_schedule_number(r->s, "bound-lmc"), r->bound_lmc);
+	ck_assert_uint_ge(r->bound_map, r->bound_lmc);
+	ck_assert_uint_ge(r->s->nphases, r->bound_map);
+	ck_assert_int_eq(fors_schedule_number(r->s, "bound-map"), r->bound_map);
+	with_lids(live, r);
+	ck_assert_uint_eq(bound_of_tables(live, r), r->bound_map);
 	ck_assert_msg(r->s->nphases <= lmc0_phases[_i], "%s: %u phases",
 		      sc->name, r->s->nphases);
-	fprintf(stderr, "paper_scenarios_lmc0 %s: %u phases, T* %u, T*_L %u\n",
-		sc->name, r->s->nphases, r->bound.t, r->bound_lmc);
+	fprintf(stderr, "paper_scenarios_lmc0 %s: %u phases, T* %u, T*_L %u, over the base map %u\n",
+		sc->name, r->s->nphases, r->bound.t, r->bound_lmc, r->bound_map);
 	fors_route_free(r);
 	fors_topology_free(live);
 	fors_topology_free(ref);

@@ -182,6 +182,10 @@ static void summary(const struct fors_route *r, double ms)
 		       r->s->nphases > r->bound_lmc ?
 		       r->s->nphases - r->bound_lmc : 0,
 		       r->base ? "everyone" : "the exchange");
+	if (r->bound_map)
+		printf("bound-map %u (every transfer on its base LID's route), %u above it\n",
+		       r->bound_map, r->s->nphases > r->bound_map ?
+		       r->s->nphases - r->bound_map : 0);
 	if (r->detour.phases)
 		printf("detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases, %u of them added\n",
 		       r->detour.xfers, r->detour.phases, r->detour.added);

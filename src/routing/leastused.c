@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * OpenSM's minhop map of the base LIDs, and the linear shift's time over
- * a map: the base map (basemap.c) is kept unless minhop's serves the
- * shift strictly better (routing/route.c, base_map). On small fabrics
+ * OpenSM's minhop map of the base LIDs, and what a map allows: the linear
+ * shift's time over it (the base map, basemap.c, gives way to minhop's
+ * where it serves the shift less well: routing/route.c, base_map), and
+ * the fewest phases an exchange over its routes alone can have. On small fabrics
  * with absent or dual-port hosts the base map's fallbacks can load a
  * cable twice in phases where taking the uplinks round robin in port
  * order, as minhop does, does not (doc/routing.md).
@@ -109,4 +110,35 @@ uint64_t fors_map_shift_time(const struct fors_fabric *fb,
 	free(ord);
 	free(load);
 	return t;
+}
+
+uint32_t fors_map_bound(const struct fors_fabric *fb, const uint16_t *map,
+			const uint8_t *joins)
+{
+	size_t n = (size_t)fb->m1 * fb->q;
+	uint32_t *up = calloc(2 * n + 1, sizeof(uint32_t)), *dn = up + n;
+	uint32_t g, h, most = 0, hosts = 0;
+
+	if (!up)
+		return UINT32_MAX;
+	for (h = 0; h < fb->nhosts; h++) {
+		uint32_t ld = fb->hosts[h].sid / fb->m0;
+
+		hosts += !joins || joins[h];
+		for (g = 0; (!joins || joins[h]) && g < fb->nhosts; g++) {
+			uint32_t ls = fb->hosts[g].sid / fb->m0;
+			uint16_t p = map[(size_t)ls * fb->nhosts + h];
+			uint32_t u, d;
+
+			if ((joins && !joins[g]) || ls == ld ||
+			    p == FORS_BASEMAP_NONE)
+				continue;
+			u = ++up[(size_t)ls * fb->q + p];
+			d = ++dn[(size_t)ld * fb->q + p];
+			most = u > most ? u : most;
+			most = d > most ? d : most;
+		}
+	}
+	free(up);
+	return hosts && hosts - 1 > most ? hosts - 1 : most;
 }

@@ -31,4 +31,13 @@ int fors_leastused_build(const struct fors_fabric *fb, uint16_t *out);
 uint64_t fors_map_shift_time(const struct fors_fabric *fb,
 			     const uint16_t *map);
 
+/*
+ * The most transfers one cable between a leaf and a spine carries when
+ * every host of joins (NULL: every host) sends to every other over map,
+ * or the joined hosts less one if more: no schedule whose transfers all
+ * take map's routes has fewer phases. UINT32_MAX when out of memory.
+ */
+uint32_t fors_map_bound(const struct fors_fabric *fb, const uint16_t *map,
+			const uint8_t *joins);
+
 #endif

@@ -388,19 +388,22 @@ static int holds(const struct fors_route *r)
 /*
  * The fabric line's `bound`: T*, for guarantee 5 of the schedule file;
  * with cables held, `usable`: T* of the cables the schedule may use; with
- * fewer LID offsets than planes, `bound-lmc`: T*_L.
+ * fewer LID offsets than planes, `bound-lmc`: T*_L; at LMC 0 with the
+ * base map, `bound-map`: the fewest phases over its routes.
  */
 static int bound_key(struct fors_route *r, struct fors_error *err)
 {
-	char n[16], u[16], l[16];
+	char n[16], u[16], l[16], m[16];
 
 	snprintf(n, sizeof(n), "%u", r->bound.t);
 	snprintf(u, sizeof(u), "%u", r->usable.t);
 	snprintf(l, sizeof(l), "%u", r->bound_lmc);
+	snprintf(m, sizeof(m), "%u", r->bound_map);
 	if (!fors_schedule_add_key(r->s, "bound", n) &&
 	    (r->usable.t == r->bound.t ||
 	     !fors_schedule_add_key(r->s, "usable", u)) &&
-	    (!r->bound_lmc || !fors_schedule_add_key(r->s, "bound-lmc", l)))
+	    (!r->bound_lmc || !fors_schedule_add_key(r->s, "bound-lmc", l)) &&
+	    (!r->bound_map || !fors_schedule_add_key(r->s, "bound-map", m)))
 		return 0;
 	fors_error_set(err, "out of memory");
 	return FORS_ENOMEM;
@@ -833,6 +836,10 @@ static int base_map(struct fors_route *r, const struct fors_route_opts *o,
 	fors_nominal_free(&nom);
 	if (!e && r->base && o->lmc)
 		e = minhop_if_better(r);
+	if (!e && r->base && !o->lmc) {
+		r->bound_map = fors_map_bound(fb, r->base, r->joins);
+		e = r->bound_map == UINT32_MAX ? FORS_ENOMEM : 0;
+	}
 	if (!e && !r->base)
 		e = FORS_ENOMEM;
 	if (e)

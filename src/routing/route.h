@@ -22,6 +22,9 @@ struct fors_route {
 	struct fors_bound bound;	/* T* of the hosts and live cables */
 	struct fors_bound usable;	/* T* without the cables held down:
 					   what the schedule aims at */
+	uint32_t bound_map;	/* at LMC 0 with the base map: the fewest
+				   phases over its routes alone
+				   (fors_map_bound), else 0 */
 	uint32_t bound_lmc;	/* with fewer LID offsets than planes, T*_L:
 				   no schedule over that many routes per
 				   (leaf, host) pair has fewer phases, at

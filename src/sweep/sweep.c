@@ -420,6 +420,11 @@ static void summary(const struct fors_sweep_state *st,
 			       "one route per (leaf, host) at lmc %u: bound-lmc %u, %u phases above it",
 			       r->lfts->lmc, r->bound_lmc,
 			       nphases > r->bound_lmc ? nphases - r->bound_lmc : 0);
+	if (r->bound_map > r->bound_lmc)
+		fors_sweep_say(st, 0,
+			       "every transfer on its base LID's route: bound-map %u, %u phases above it",
+			       r->bound_map,
+			       nphases > r->bound_map ? nphases - r->bound_map : 0);
 }
 
 int fors_sweep_finish(struct fors_sweep_state *st, struct fors_sweep *sw,
