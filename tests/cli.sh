@@ -319,7 +319,8 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc 0 \
 	--output "$tmp/r-a" >"$tmp/out" &&
 	grep -q '^bound-lmc 64 (1 routes per leaf and host), 7 above it; base LIDs for everyone$' "$tmp/out" &&
-	grep -q ' bound 64 bound-lmc 64$' "$tmp/r-a/fors-schedule.dump" &&
+	grep -q '^bound-map 64 (every transfer on its base LID.s route), 7 above it$' "$tmp/out" &&
+	grep -q ' bound 64 bound-lmc 64 bound-map 64$' "$tmp/r-a/fors-schedule.dump" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route, one cut, base map at LMC 0: $(cat "$tmp/out")"
 expect 2 "--base-lids: expected everyone or exchange, got 'mine'" route --topology "$tmp/e1.net" --lmc 0 --base-lids mine --output "$tmp"
