@@ -719,9 +719,9 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 			e = candidate(r, o, cyc, 0, pl, &info, err);
 		fors_schedule_free(cyc);
 	}
-	if (!e && !alg1 && (!*pl || (*pl)->nphases > r->usable.t))
+	if (!e && !alg1 && above(r, *pl))
 		e = candidate(r, o, abs, added, pl, &info, err);
-	if (!e && few && (!*pl || (*pl)->nphases > r->usable.t))
+	if (!e && few && above(r, *pl))
 		e = fixed_tries(r, o, present, pl, &info, err);
 	if (!e)
 		e = finished(r, o, few && r->base && o->lmc, pl, &info, err);
@@ -772,13 +772,6 @@ static int routed(struct fors_route *r, const struct fors_topology *live,
 }
 
 /*
- * Fewer offsets than planes, single cables, and the base LIDs for every
- * job (not o->exchange_lids): the base map of offset 0 (basemap.h), the
- * tables' own, for the assignment to keep (routing/assign.h). With
- * parallel cables a spine sends an offset down one cable for every leaf,
- * which the base map's fallbacks do not promise: the phases choose there.
- */
-/*
  * OpenSM minhop's map of the base LIDs (routing/leastused.h) in place of
  * the base map where the base map gives the linear shift less than 0.98
  * of minhop's throughput, the parity issue 48 asks; up to
@@ -814,6 +807,13 @@ static int minhop_if_better(struct fors_route *r)
 	return 0;
 }
 
+/*
+ * Fewer offsets than planes, single cables, and the base LIDs for every
+ * job (not o->exchange_lids): the base map of offset 0 (basemap.h), the
+ * tables' own, for the assignment to keep (routing/assign.h). With
+ * parallel cables a spine sends an offset down one cable for every leaf,
+ * which the base map's fallbacks do not promise: the phases choose there.
+ */
 static int base_map(struct fors_route *r, const struct fors_route_opts *o,
 		    struct fors_error *err)
 {
