@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routing/basemap.h"
 #include "routing/leastused.h"
 #include "verify/eval.h"
 #include "fabric_util.h"
@@ -344,6 +345,57 @@ START_TEST(lhcb_base_lids)
 }
 END_TEST
 
+/*
+ * FT(2;4,3) with node A's two ports in L0's first slots and B's in L1's
+ * last, spine S0's cable to L1 cut: both ports of each get planes on
+ * different spines, and the tables route at LMC 0 and 2. The nominal
+ * planes were once weighed with a same-leaf sibling's plane read before
+ * it was designated (a fuzzer's crash; under valgrind, an uninitialised
+ * read).
+ */
+START_TEST(siblings_on_one_leaf)
+{
+	static const char net[] =
+		"Switch 8 \"L0\"\n[1] \"A\"[1]\n[2] \"A\"[2]\n[3] \"H2\"[1]\n"
+		"[4] \"H3\"[1]\n[5] \"S0\"[1]\n[6] \"S1\"[1]\n[7] \"S2\"[1]\n"
+		"[8] \"S3\"[1]\n"
+		"Switch 8 \"L1\"\n[1] \"H4\"[1]\n[2] \"H5\"[1]\n[3] \"B\"[1]\n"
+		"[4] \"B\"[2]\n[6] \"S1\"[2]\n[7] \"S2\"[2]\n[8] \"S3\"[2]\n"
+		"Switch 8 \"L2\"\n[1] \"H8\"[1]\n[2] \"H9\"[1]\n[3] \"H10\"[1]\n"
+		"[4] \"H11\"[1]\n[5] \"S0\"[3]\n[6] \"S1\"[3]\n[7] \"S2\"[3]\n"
+		"[8] \"S3\"[3]\n"
+		"Switch 4 \"S0\"\n[1] \"L0\"[5]\n[3] \"L2\"[5]\n"
+		"Switch 4 \"S1\"\n[1] \"L0\"[6]\n[2] \"L1\"[6]\n[3] \"L2\"[6]\n"
+		"Switch 4 \"S2\"\n[1] \"L0\"[7]\n[2] \"L1\"[7]\n[3] \"L2\"[7]\n"
+		"Switch 4 \"S3\"\n[1] \"L0\"[8]\n[2] \"L1\"[8]\n[3] \"L2\"[8]\n"
+		"Hca 2 \"A\"\n[1] \"L0\"[1]\n[2] \"L0\"[2]\n"
+		"Hca 2 \"B\"\n[1] \"L1\"[3]\n[2] \"L1\"[4]\n"
+		"Hca 1 \"H2\"\n[1] \"L0\"[3]\nHca 1 \"H3\"\n[1] \"L0\"[4]\n"
+		"Hca 1 \"H4\"\n[1] \"L1\"[1]\nHca 1 \"H5\"\n[1] \"L1\"[2]\n"
+		"Hca 1 \"H8\"\n[1] \"L2\"[1]\nHca 1 \"H9\"\n[1] \"L2\"[2]\n"
+		"Hca 1 \"H10\"\n[1] \"L2\"[3]\nHca 1 \"H11\"\n[1] \"L2\"[4]\n";
+	struct fors_topology *live = text_topology(net);
+	struct fors_route_opts o = { .lmc = 0, .renumber_lids = 1 };
+	struct fors_nominal n;
+	struct fors_route *r;
+	const struct fors_fabric *fb;
+	uint32_t h;
+
+	for (o.lmc = 0; o.lmc <= 2; o.lmc += 2) {
+		r = route_ok_with(live, NULL, &o, "two ports on one leaf");
+		fb = r->fb;
+		ck_assert_int_eq(fors_nominal_build(fb, &n), 0);
+		for (h = 1; h < fb->nhosts; h++)
+			if (fb->hosts[h].node == fb->hosts[h - 1].node)
+				ck_assert_uint_ne(fb->plane_spine[n.designated[h]],
+						  fb->plane_spine[n.designated[h - 1]]);
+		fors_nominal_free(&n);
+		fors_route_free(r);
+	}
+	fors_topology_free(live);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *su = suite_create("base");
@@ -352,6 +404,7 @@ static Suite *base_suite(void)
 	add_case(su, healthy_shift_is_whole, 0, 1, 300);
 	add_case(su, shift_time_as_eval, 0, 1, 300);
 	add_case(su, lhcb_base_lids, 0, 7, 300);
+	add_case(su, siblings_on_one_leaf, 0, 1, 60);
 	return su;
 }
 

@@ -81,18 +81,6 @@ static int groups(const struct fors_fabric *fb, struct fors_nominal *n)
 	return 0;
 }
 
-/* Is plane p's spine that of the designated plane of an earlier sibling? */
-static int sibling_spine(const struct fors_fabric *fb,
-			 const struct fors_nominal *n, uint32_t h, uint32_t p)
-{
-	uint32_t g;
-
-	for (g = n->group[h]; g < h; g = n->next[g])
-		if (fb->plane_spine[n->designated[g]] == fb->plane_spine[p])
-			return 1;
-	return 0;
-}
-
 /*
  * The ((h + o) mod r)-th of the r planes alive at h's leaf: hosts in a
  * row get planes in a row, across leaves too, so a run of as many hosts
@@ -114,6 +102,26 @@ static uint32_t in_turn(const struct fors_fabric *fb, uint32_t h, uint32_t o)
 }
 
 /*
+ * Is plane p's spine that of an earlier sibling of h? Siblings before
+ * first have their designated plane; those from first on (the rest of
+ * first's leaf, which turn() weighs before designating) the one turn o
+ * would give them.
+ */
+static int sibling_spine(const struct fors_fabric *fb,
+			 const struct fors_nominal *n, uint32_t h, uint32_t p,
+			 uint32_t first, uint32_t o)
+{
+	uint32_t g, s;
+
+	for (g = n->group[h]; g < h; g = n->next[g]) {
+		s = g < first ? n->designated[g] : in_turn(fb, g, o);
+		if (fb->plane_spine[s] == fb->plane_spine[p])
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * in_turn, moved to a live plane on a spine no sibling uses and that no
  * earlier host of the leaf has, each rule dropped in turn where none is
  * left; taken marks the leaf's planes designated so far.
@@ -128,7 +136,7 @@ static void designate(const struct fors_fabric *fb, struct fors_nominal *n,
 		for (k = 0; k < q; k++) {
 			p = (start + k) % q;
 			if (!fors_plane_live(fb, l, p) ||
-			    (strict >= 2 && sibling_spine(fb, n, h, p)) ||
+			    (strict >= 2 && sibling_spine(fb, n, h, p, h, o)) ||
 			    (strict % 2 && taken[l * q + p]))
 				continue;
 			n->designated[h] = p;
@@ -153,7 +161,8 @@ static uint32_t turn(const struct fors_fabric *fb, const struct fors_nominal *n,
 	for (k = 0; k < fb->q; k++) {
 		for (c = 0, x = h; x < fb->nhosts && leaf_of(fb, x) == l; x++)
 			c += n->group[x] != x &&
-			     sibling_spine(fb, n, x, in_turn(fb, x, o + k));
+			     sibling_spine(fb, n, x, in_turn(fb, x, o + k),
+					   h, o + k);
 		if (c < bc) {
 			bc = c;
 			best = o + k;
