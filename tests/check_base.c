@@ -303,7 +303,9 @@ static struct fors_topology *lhcb(const uint8_t *failed, const uint8_t *dead)
  * healthy, with one cut, three cuts on one leaf, cuts on three leaves
  * (one each, and three each against updn too), two and four dead spines,
  * at LMC 0 and 5: fors's base LIDs at least 0.98 of the reference's,
- * shift and 300 permutations. LMC 1 to 4 route offset 0 by the same base
+ * shift and 300 permutations; with two dead spines at LMC 0, a base map
+ * whose busiest cable is T*_L's (342: the nominal planes' 612 spread,
+ * route.c's lower_bound_map). LMC 1 to 4 route offset 0 by the same base
  * map as LMC 0 (it does not depend on the offsets: routing/route.c,
  * base_map), so their base LIDs are LMC 0's.
  */
@@ -331,6 +333,8 @@ START_TEST(lhcb_base_lids)
 		snprintf(what, sizeof(what), "LHCb, scenario %d, LMC %u", _i, lmcs[i]);
 		r = route_ok(live, ref, lmcs[i], what);
 		against(live, r, 300, 0.98, what, worst);
+		if (dead_n[_i] == 2 && !lmcs[i])
+			ck_assert_uint_eq(r->bound_map, r->bound_lmc);
 		if (_i == 6) {
 			struct fors_lft_dump *d = dump_of(r);
 

@@ -265,7 +265,7 @@ END_TEST
  * passed, and no more phases than recorded there (a ratchet).
  */
 static const uint32_t lmc0_phases[] = { 382, 409, 431, 426, 444, 468, 681,
-					681 };
+					509 };
 
 /* The switch of node n in d. */
 static const struct fors_lft_switch *switch_of(const struct fors_topology *t,

@@ -267,10 +267,10 @@ static uint32_t excess(const struct bm *b, uint32_t l, uint32_t h, uint32_t p)
 
 /*
  * Which hosts share their nominal plane with an earlier host of their
- * leaf, where the leaf has fewer live planes than another (a cut): one
+ * leaf, where in->spread asks it of that leaf (a cut one, or any): one
  * cable down would carry both from every leaf, so each leaf chooses
- * apart. Where every leaf lost the same planes (dead spines), the
- * nominal planes stay, in turn around the whole fabric.
+ * apart. Elsewhere the nominal planes stay, in turn around the whole
+ * fabric, as the shift needs where every leaf lost the same planes.
  */
 static void doubled(struct bm *b, uint8_t *twice)
 {
@@ -286,10 +286,11 @@ static void doubled(struct bm *b, uint8_t *twice)
 		for (l = 0; lh != last && l < fb->q; l++)
 			b->stack[l] = 0;
 		if (lh != last)
-			cut = live_planes(fb, lh) < most;
+			cut = b->in->spread == FORS_SPREAD_ALL ||
+			      (b->in->spread == FORS_SPREAD_CUT &&
+			       live_planes(fb, lh) < most);
 		last = lh;
-		twice[h] = b->stack[b->in->nominal[h] % fb->q]++ > 0 && cut &&
-			   b->in->spread;
+		twice[h] = b->stack[b->in->nominal[h] % fb->q]++ > 0 && cut;
 	}
 }
 
@@ -515,4 +516,37 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 	free(b.meet);
 	free(twice);
 	return r;
+}
+
+/* The k-th plane alive at both l and m, k taken mod their number. */
+static uint16_t kth_common(const struct fors_fabric *fb, uint32_t l,
+			   uint32_t m, uint32_t k)
+{
+	uint32_t p, r = 0;
+
+	for (p = 0; p < fb->q; p++)
+		r += fors_plane_live(fb, l, p) && fors_plane_live(fb, m, p);
+	if (!r)
+		return FORS_BASEMAP_NONE;
+	k %= r;
+	for (p = 0; p < fb->q; p++)
+		if (fors_plane_live(fb, l, p) && fors_plane_live(fb, m, p) &&
+		    k-- == 0)
+			break;
+	return (uint16_t)p;
+}
+
+void fors_basemap_turned(const struct fors_fabric *fb, uint16_t *out)
+{
+	uint32_t l, h, n = (uint32_t)fb->nhosts, first = 0;
+
+	for (l = 0; l < fb->m1; l++) {
+		while (first < n && leaf_of(fb, first) < l)
+			first++;
+		for (h = 0; h < n; h++)
+			out[(size_t)l * n + h] =
+				leaf_of(fb, h) == l || fb->leaf[l] == FORS_NO_PEER ?
+				FORS_BASEMAP_NONE :
+				kth_common(fb, l, leaf_of(fb, h), h + n - first);
+	}
 }

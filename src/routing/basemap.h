@@ -29,6 +29,16 @@ int fors_nominal_build(const struct fors_fabric *fb, struct fors_nominal *out);
 void fors_nominal_free(struct fors_nominal *n);
 
 /*
+ * Which hosts sharing their nominal plane with an earlier host of their
+ * leaf get fallbacks from every leaf, so that one cable down does not
+ * carry both from all of them: none (the offset carries a schedule's
+ * transfers on these planes), those of a leaf with fewer live planes than
+ * another (a cut), or also those of leaves that lost the same planes as
+ * every other (dead spines), which the linear shift may pay for.
+ */
+enum fors_spread { FORS_SPREAD_NONE, FORS_SPREAD_CUT, FORS_SPREAD_ALL };
+
+/*
  * What one LID offset of every host is routed through for traffic that
  * follows no schedule (doc/routing.md, "Traffic that is not the
  * exchange"): each host's nominal plane from every leaf where it is
@@ -42,10 +52,8 @@ struct fors_basemap_in {
 	const uint32_t *next;	/* with group: the node's next port, or
 				   UINT32_MAX (mFtree: a fallback avoids
 				   the spine a sibling takes from that leaf) */
-	int spread;		/* the offset carries no transfer of a
-				   schedule but on its own planes: a host
-				   sharing its nominal plane with an earlier
-				   one of a cut leaf gets fallbacks too */
+	enum fors_spread spread;	/* which hosts sharing a nominal plane
+					   get fallbacks */
 };
 
 /*
@@ -55,4 +63,15 @@ struct fors_basemap_in {
  */
 int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out);
 
+/*
+ * A base map that turns with the sending leaf: leaf l sends host h
+ * through the ((h - f) mod r)-th of the r planes alive at both leaves,
+ * f being l's first host (FORS_BASEMAP_NONE where r is 0). In the linear
+ * shift l's hosts send to a run of as many hosts, so each of l's cables up
+ * carries at most ceil(run / r) of a phase, as with nominal planes; but
+ * the hosts of a leaf with more hosts than planes that share a plane share
+ * it on a plane that moves with f, where nominal planes put them on one
+ * cable down from every leaf (dead spines, doc/narrow-lmc.md).
+ */
+void fors_basemap_turned(const struct fors_fabric *fb, uint16_t *out);
 #endif

@@ -54,20 +54,20 @@ int fors_leastused_build(const struct fors_fabric *fb, uint16_t *out)
 }
 
 /*
- * One phase of the shift, hosts in slot order ord[0..n): each sends to
- * the host p places on; the most transfers on one cable, at least 1.
- * load[] ([2 * m1 * q], up then down) is left all 0.
+ * One phase: host from[i] sends to host to[i], i < n; the most transfers
+ * on one cable, at least 1. load[] ([2 * m1 * q], up then down) is left
+ * all 0.
  */
 static uint32_t phase_load(const struct fors_fabric *fb, const uint16_t *map,
-			   const uint32_t *ord, uint32_t n, uint32_t p,
-			   uint32_t *load)
+			   const uint32_t *from, const uint32_t *to,
+			   uint32_t n, uint32_t *load)
 {
 	size_t down = (size_t)fb->m1 * fb->q;
 	uint32_t i, most = 1, pass;
 
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < n; i++) {
-			uint32_t g = ord[i], h = ord[(i + p) % n];
+			uint32_t g = from[i], h = to[i];
 			uint32_t ls = fb->hosts[g].sid / fb->m0;
 			uint32_t ld = fb->hosts[h].sid / fb->m0;
 			uint16_t pl = map[(size_t)ls * fb->nhosts + h];
@@ -88,14 +88,44 @@ static uint32_t phase_load(const struct fors_fabric *fb, const uint16_t *map,
 	return most;
 }
 
-uint64_t fors_map_shift_time(const struct fors_fabric *fb,
-			     const uint16_t *map)
+/* splitmix64: the permutations' generator, the same on every machine. */
+static uint64_t next_random(uint64_t *x)
 {
-	uint32_t *ord = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Phase p of pattern (0: the shift, p places on; 1: a random cyclic
+ * permutation, Sattolo's, from *x) into to[], over hosts ord[0..n).
+ */
+static void phase_of(int pattern, const uint32_t *ord, uint32_t n,
+		     uint32_t p, uint64_t *x, uint32_t *to)
+{
+	uint32_t i, j, t;
+
+	for (i = 0; i < n; i++)
+		to[i] = ord[(i + (pattern ? 0 : p)) % n];
+	for (i = n - 1; pattern && i > 0; i--) {
+		j = (uint32_t)(next_random(x) % i);
+		t = to[i];
+		to[i] = to[j];
+		to[j] = t;
+	}
+}
+
+/* The time of phases 1..last of pattern (phase_of()) over map. */
+static uint64_t pattern_time(const struct fors_fabric *fb, const uint16_t *map,
+			     int pattern, uint32_t last)
+{
+	uint32_t *ord = malloc(sizeof(uint32_t) * (2 * fb->nhosts + 1));
 	uint32_t *load = calloc(2 * (size_t)fb->m1 * fb->q + 1,
 				sizeof(uint32_t));
 	uint32_t s, n = 0, p;
-	uint64_t t = 0;
+	uint64_t t = 0, x = 1;
 
 	if (!ord || !load) {
 		free(ord);
@@ -105,11 +135,25 @@ uint64_t fors_map_shift_time(const struct fors_fabric *fb,
 	for (s = 0; s < fb->m0 * fb->m1; s++)
 		if (fb->host_at[s] >= 0)
 			ord[n++] = (uint32_t)fb->host_at[s];
-	for (p = 1; p < n; p++)
-		t += phase_load(fb, map, ord, n, p, load);
+	for (p = 1; p < (pattern ? last + 1 : n); p++) {
+		phase_of(pattern, ord, n, p, &x, ord + n);
+		t += phase_load(fb, map, ord, ord + n, n, load);
+	}
 	free(ord);
 	free(load);
 	return t;
+}
+
+uint64_t fors_map_shift_time(const struct fors_fabric *fb,
+			     const uint16_t *map)
+{
+	return pattern_time(fb, map, 0, 0);
+}
+
+uint64_t fors_map_perm_time(const struct fors_fabric *fb, const uint16_t *map,
+			    uint32_t nperm)
+{
+	return pattern_time(fb, map, 1, nperm);
 }
 
 uint32_t fors_map_bound(const struct fors_fabric *fb, const uint16_t *map,

@@ -32,6 +32,13 @@ uint64_t fors_map_shift_time(const struct fors_fabric *fb,
 			     const uint16_t *map);
 
 /*
+ * As fors_map_shift_time, over nperm random cyclic permutations of the
+ * hosts (Sattolo's, from a fixed seed: the same phases for every map).
+ */
+uint64_t fors_map_perm_time(const struct fors_fabric *fb, const uint16_t *map,
+			    uint32_t nperm);
+
+/*
  * The most transfers one cable between a leaf and a spine carries when
  * every host of joins (NULL: every host) sends to every other over map,
  * or the joined hosts less one if more: no schedule whose transfers all
