@@ -264,7 +264,7 @@ END_TEST
  * verifies them, phases added above P_f declared, T*_L reported and never
  * passed, and no more phases than recorded there (a ratchet).
  */
-static const uint32_t lmc0_phases[] = { 382, 409, 431, 426, 444, 468, 681,
+static const uint32_t lmc0_phases[] = { 382, 409, 431, 426, 444, 468, 492,
 					509 };
 
 /* The switch of node n in d. */
@@ -1142,6 +1142,31 @@ static void tables_agree(const struct fors_route *r)
 }
 
 /*
+ * FT(2;8,8) with three dual-port nodes per even leaf, L0's cable to S01
+ * cut, at LMC 0: the base map's bound (72) is above T*_L (64), and the map
+ * turned with each leaf's first host would lower it to 64 but send 46
+ * (leaf, node) pairs through one spine; route.c's lower_bound_map keeps
+ * the base map, every pair through two.
+ */
+START_TEST(mftree_lower_bound_map)
+{
+	uint8_t failed[8 * 8] = { 0 };
+	struct fors_netgen g = { 8, 8, 8, 1, NULL, 3, failed, NULL, 0, 0 };
+	struct fors_topology *live;
+	struct fors_route *r;
+
+	failed[0 * 8 + 1] = 1;
+	live = gen_topology(&g);
+	r = route_ok(live, NULL, 0, "FT(2;8,8), dual ports, one cut");
+	ck_assert_uint_gt(r->lfts->mf_pairs, 0);
+	ck_assert_uint_eq(r->lfts->mf_shared, 0);
+	tables_agree(r);
+	fors_route_free(r);
+	fors_topology_free(live);
+}
+END_TEST
+
+/*
  * mFtree after failures: FT(2;8,8) with eight dual-port nodes, with and
  * without parallel cables, ten random cuts. From every leaf the base LIDs
  * of a node's two ports go up through different spines whenever the live
@@ -1494,6 +1519,7 @@ int main(void)
 	add_case(su, lhcb_random_failures, 0, 6, 0);
 	add_case(su, dual_port_hosts_on_two_spines, 0, 1, 0);
 	add_case(su, mftree_after_failures, 0, 6, 0);
+	add_case(su, mftree_lower_bound_map, 0, 1, 0);
 	add_case(su, aggregation_nodes, 0, 30, 0);
 	add_case(su, parallel_cables_any_lmc, 0, 40, 0);
 	add_case(su, real_lab_lids, 0, 1, 0);

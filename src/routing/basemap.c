@@ -518,17 +518,17 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out)
 	return r;
 }
 
-/* The k-th plane alive at both l and m, k taken mod their number. */
+/* The ((h - t) mod r)-th of the r planes alive at both l and m. */
 static uint16_t kth_common(const struct fors_fabric *fb, uint32_t l,
-			   uint32_t m, uint32_t k)
+			   uint32_t m, uint32_t h, uint32_t t)
 {
-	uint32_t p, r = 0;
+	uint32_t p, r = 0, k;
 
 	for (p = 0; p < fb->q; p++)
 		r += fors_plane_live(fb, l, p) && fors_plane_live(fb, m, p);
 	if (!r)
 		return FORS_BASEMAP_NONE;
-	k %= r;
+	k = (h % r + r - t % r) % r;
 	for (p = 0; p < fb->q; p++)
 		if (fors_plane_live(fb, l, p) && fors_plane_live(fb, m, p) &&
 		    k-- == 0)
@@ -536,17 +536,19 @@ static uint16_t kth_common(const struct fors_fabric *fb, uint32_t l,
 	return (uint16_t)p;
 }
 
-void fors_basemap_turned(const struct fors_fabric *fb, uint16_t *out)
+void fors_basemap_turned(const struct fors_fabric *fb, uint32_t k,
+			 uint16_t *out)
 {
-	uint32_t l, h, n = (uint32_t)fb->nhosts, first = 0;
+	uint32_t l, h, n = (uint32_t)fb->nhosts, first = 0, turn;
 
 	for (l = 0; l < fb->m1; l++) {
 		while (first < n && leaf_of(fb, first) < l)
 			first++;
+		turn = k ? (l * k / fb->m1) * fb->q / k : first;
 		for (h = 0; h < n; h++)
 			out[(size_t)l * n + h] =
 				leaf_of(fb, h) == l || fb->leaf[l] == FORS_NO_PEER ?
 				FORS_BASEMAP_NONE :
-				kth_common(fb, l, leaf_of(fb, h), h + n - first);
+				kth_common(fb, l, leaf_of(fb, h), h, turn);
 	}
 }

@@ -65,13 +65,16 @@ int fors_basemap_build(const struct fors_basemap_in *in, uint16_t *out);
 
 /*
  * A base map that turns with the sending leaf: leaf l sends host h
- * through the ((h - f) mod r)-th of the r planes alive at both leaves,
- * f being l's first host (FORS_BASEMAP_NONE where r is 0). In the linear
+ * through the ((h - t) mod r)-th of the r planes alive at both leaves
+ * (FORS_BASEMAP_NONE where r is 0), t being l's first host (k 0) or, with
+ * the leaves cut into k runs, (b * q / k) for l's run b. In the linear
  * shift l's hosts send to a run of as many hosts, so each of l's cables up
- * carries at most ceil(run / r) of a phase, as with nominal planes; but
- * the hosts of a leaf with more hosts than planes that share a plane share
- * it on a plane that moves with f, where nominal planes put them on one
- * cable down from every leaf (dead spines, doc/narrow-lmc.md).
+ * carries what nominal planes give it; but the hosts of a leaf with more
+ * hosts than planes that share a plane share one that moves with t,
+ * where nominal planes put them on one cable down from every leaf (dead
+ * spines, doc/narrow-lmc.md). The fewer the turns, the fewer the hosts of
+ * one leaf that meet on a cable down in a random permutation.
  */
-void fors_basemap_turned(const struct fors_fabric *fb, uint16_t *out);
+void fors_basemap_turned(const struct fors_fabric *fb, uint32_t k,
+			 uint16_t *out);
 #endif

@@ -849,37 +849,48 @@ static int cost_of(const struct fors_route *r, const struct fors_nominal *nom,
 }
 
 /*
- * In place of the base map built from nom, the first map that lowers the
- * exchange's bound over it (fors_map_bound) without costing the linear
- * shift more than 1% or putting more sibling ports on one spine: the base
- * map with every leaf's hosts that share a nominal plane spread
- * (FORS_SPREAD_ALL), then the map that turns with the sending leaf
- * (fors_basemap_turned), each taken only if lower than the one before.
- * After dead spines the nominal planes put a leaf's two hosts on one
- * cable down from every leaf: on the LHCb fabric without two spines 612
- * phases at least, 342 spread; on the paper's 360 hosts 680, 380 turned;
- * both with the same shift (doc/narrow-lmc.md). Up to
- * FORS_LEASTUSED_HOSTS hosts, as the shift is followed phase by phase.
+ * Candidate c of lower_bound_map() into alt: the base map with every
+ * leaf's shared hosts spread (c 0), the map turned with each leaf's first
+ * host (1), or with the leaves in c runs (fors_basemap_turned).
+ */
+static int map_candidate(const struct fors_fabric *fb,
+			 struct fors_basemap_in *in, uint32_t c, uint16_t *alt)
+{
+	if (c)
+		fors_basemap_turned(fb, c == 1 ? 0 : c, alt);
+	else
+		in->spread = FORS_SPREAD_ALL;
+	return c ? 0 : fors_basemap_build(in, alt);
+}
+
+/*
+ * In place of the base map built from nom, the map_candidate() that lowers
+ * the exchange's bound over it most (fors_map_bound) without costing the
+ * linear shift or PERMS random permutations more than 1% or putting more
+ * sibling ports on one spine. After dead spines the nominal planes put a
+ * leaf's two hosts on one cable down from every leaf: on the LHCb fabric
+ * without two spines 612 phases at least, 342 spread; on the paper's 360
+ * hosts without four 680, 440 turned (doc/narrow-lmc.md). None once
+ * at floor, T*_L of one route. Up to FORS_LEASTUSED_HOSTS hosts, as the
+ * patterns are followed phase by phase.
  */
 static int lower_bound_map(struct fors_route *r, struct fors_basemap_in *in,
-			   const struct fors_nominal *nom)
+			   const struct fors_nominal *nom, uint32_t floor)
 {
-	size_t n = (size_t)r->fb->m1 * r->fb->nhosts;
+	const struct fors_fabric *fb = r->fb;
+	size_t n = (size_t)fb->m1 * fb->nhosts;
 	struct map_cost base, best, c;
 	uint16_t *alt;
-	int e, k;
+	uint32_t k, last = fb->m1 < fb->q ? fb->m1 : fb->q;
+	int e;
 
-	if (r->fb->nhosts > FORS_LEASTUSED_HOSTS)
+	if (fb->nhosts > FORS_LEASTUSED_HOSTS)
 		return 0;
 	alt = malloc(sizeof(uint16_t) * (n + 1));
 	e = alt ? cost_of(r, nom, r->base, &base) : FORS_ENOMEM;
 	best = base;
-	in->spread = FORS_SPREAD_ALL;
-	for (k = 0; !e && k < 2; k++) {
-		if (k)
-			fors_basemap_turned(r->fb, alt);
-		else
-			e = fors_basemap_build(in, alt);
+	for (k = 0; !e && best.bound > floor && k <= last; k++) {
+		e = map_candidate(fb, in, k, alt);
 		if (e || !memcmp(alt, r->base, sizeof(uint16_t) * n))
 			continue;
 		e = cost_of(r, nom, alt, &c);
@@ -900,9 +911,10 @@ static int lower_bound_map(struct fors_route *r, struct fors_basemap_in *in,
  * tables' own, for the assignment to keep (routing/assign.h). With
  * parallel cables a spine sends an offset down one cable for every leaf,
  * which the base map's fallbacks do not promise: the phases choose there.
+ * floor: T*_L of one route, which no map goes under.
  */
 static int base_map(struct fors_route *r, const struct fors_route_opts *o,
-		    struct fors_error *err)
+		    uint32_t floor, struct fors_error *err)
 {
 	const struct fors_fabric *fb = r->fb;
 	struct fors_nominal nom;
@@ -920,7 +932,7 @@ static int base_map(struct fors_route *r, const struct fors_route_opts *o,
 					       nom.next, FORS_SPREAD_CUT };
 		e = fors_basemap_build(&in, r->base);
 		if (!e)
-			e = lower_bound_map(r, &in, &nom);
+			e = lower_bound_map(r, &in, &nom, floor);
 	}
 	fors_nominal_free(&nom);
 	if (!e && r->base && o->lmc)
@@ -947,15 +959,16 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 	struct fors_schedule *pl = NULL;
 	struct fors_lfts_job *job;
 	int few = o->lmc < 8 && (1u << o->lmc) < r->fb->q;
+	uint32_t one = 1;
 	int e;
 
-	r->bound_lmc = few ? 1u << o->lmc : 0;
-	e = bound(r, 1, &r->bound, few ? &r->bound_lmc : NULL, err);
+	e = bound(r, 1, &r->bound, few ? &one : NULL, err);
+	r->bound_lmc = !few ? 0 : o->lmc ? r->bound.t : one;
 	r->usable = r->bound;
 	if (!e && holds(r))
 		e = bound(r, 0, &r->usable, NULL, err);
 	if (!e)
-		e = base_map(r, o, err);
+		e = base_map(r, o, one, err);
 	if (!e)
 		e = planned(r, o, &pl, err);
 	if (!e)
