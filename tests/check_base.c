@@ -166,17 +166,19 @@ static void random_fabric(struct fors_netgen *g, uint8_t *absent,
 
 /*
  * Seeded fabrics at one LID offset, at 2^LMC 2 or 4, and one per plane:
- * fors's base LIDs at least SEEDED_FLOOR of the reference's for the shift
- * and for 60 random permutations; the worst ratios printed. The issue
- * asks 0.98; small fabrics (three or four leaves, a leaf with fewer
- * planes than hosts, dual-port hosts) still fall to 0.922 (doc/routing.md,
- * "Traffic that is not the exchange"): a ratchet. Without minhop's map
- * above LMC 0 (routing/leastused.h) the shift fell to 0.905.
+ * fors's base LIDs at least 0.98 of the reference's for the shift and for
+ * 1,000 random permutations (60 varied by 5% from sample to sample), the
+ * parity issue 48 asks, where the offsets are fewer than the planes
+ * (route.c's choose_map: at LMC 0 the worst shift was 0.938 before it);
+ * with one offset per plane, where the base LID is the DLID of its host's
+ * designated plane and takes no other map, at least WIDE_FLOOR, a ratchet
+ * (doc/routing.md, "Traffic that is not the exchange"). The worst ratios
+ * printed.
  */
-#define SEEDED_FLOOR 0.92
+#define WIDE_FLOOR 0.92
 START_TEST(base_lids_serve_everyone)
 {
-	double worst[2] = { 2, 2 };
+	double worst[4] = { 2, 2, 2, 2 };
 	int trial;
 
 	test_rng = 0xba5e0u + (uint64_t)_i;
@@ -198,13 +200,14 @@ START_TEST(base_lids_serve_everyone)
 		snprintf(what, sizeof(what), "seed %d trial %d: FT(2;%u,%u), %u spines, dual %u, LMC %u",
 			 _i, trial, g.m0, g.m1, g.nspines, g.dual, lmc);
 		r = route_ok(live, ref, lmc, what);
-		against(live, r, 60, SEEDED_FLOOR, what, worst);
+		against(live, r, 1000, trial % 3 == 2 ? WIDE_FLOOR : 0.98, what,
+			worst + (trial % 3 == 2 ? 2 : 0));
 		fors_route_free(r);
 		fors_topology_free(live);
 		fors_topology_free(ref);
 	}
-	fprintf(stderr, "base_lids_serve_everyone %d: worst shift %.3f, permutations %.3f of the reference\n",
-		_i, worst[0], worst[1]);
+	fprintf(stderr, "base_lids_serve_everyone %d: worst shift %.3f, permutations %.3f of the reference; one offset per plane %.3f, %.3f\n",
+		_i, worst[0], worst[1], worst[2], worst[3]);
 }
 END_TEST
 

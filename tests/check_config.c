@@ -61,6 +61,11 @@ START_TEST(every_key)
 	ck_assert_uint_eq(c.stage_wait_ms, 5000);
 	ck_assert_str_eq(c.ilp_cache_user, "fors-batch");
 	fors_config_free(&c);
+	ck_assert_int_eq(parse("base_lids phases\n", &c, &s), 0);
+	ck_assert_int_eq(s.n, 0);
+	ck_assert_int_eq(c.exchange_lids, 0);
+	ck_assert_int_eq(c.phases_first, 1);
+	fors_config_free(&c);
 	ck_assert_int_eq(parse("participants all\n", &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
 	ck_assert_str_eq(c.participants, "all");
@@ -110,7 +115,7 @@ static const struct {
 	{ "spine_hosts maybe\n",
 	  "fors.conf:1: spine_hosts: expected route or refuse, got 'maybe'; using the default", 1 },
 	{ "base_lids mine\n",
-	  "fors.conf:1: base_lids: expected everyone or exchange, got 'mine'; using the default", 1 },
+	  "fors.conf:1: base_lids: expected everyone, phases or exchange, got 'mine'; using the default", 1 },
 	{ "reference_topology # none\n",
 	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
 	{ "participants cn-guids\n",

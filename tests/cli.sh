@@ -282,8 +282,10 @@ fors route --topology "$tmp/h.net" --lmc 0 --output "$tmp/r-n" >"$tmp/out" &&
 		--lfts "$tmp/r-n/fors-lfts.dump" >/dev/null && ok || ko "route at LMC 0: $(cat "$tmp/out")"
 # --lmc auto: FT(2;8,8) with cuts on two planes, the base LIDs for the
 # exchange alone: 3 phases split at LMC 0, none at LMC 1; with one cut the
-# residue rule routes LMC 0 (doc/narrow-lmc.md). With the base map (the
-# default) LMC 0 costs 16 phases, LMC 1 2 and LMC 2 none.
+# residue rule routes LMC 0 (doc/narrow-lmc.md). For everyone (the
+# default) LMC 0 costs 48 phases, LMC 1 2 and LMC 2 none: the base map
+# gives the shift 0.96 of minhop's, whose map is taken (doc/narrow-lmc.md,
+# "Parity first"); with base_lids phases LMC 0 costs 16.
 fors netgen -n 8 -l 8 -s 8 >"$tmp/e0.net"
 fors netgen -n 8 -l 8 -s 8 --fail 0:3,1:4 >"$tmp/e1.net"
 mkdir -p "$tmp/r-a"
@@ -296,7 +298,7 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto: $(cat "$tmp/out")"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 	--output "$tmp/r-a" >"$tmp/out" &&
-	[ "$(head -n 2 "$tmp/out" | tr '\n' ' ')" = "LMC 0: 16 phases added by splits LMC 1: 2 phases added by splits " ] &&
+	[ "$(head -n 2 "$tmp/out" | tr '\n' ' ')" = "LMC 0: 48 phases added by splits LMC 1: 2 phases added by splits " ] &&
 	grep -q '^routing: lec, LMC 2$' "$tmp/out" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto, base map: $(cat "$tmp/out")"
@@ -304,12 +306,23 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 # case 18): at LMC 1 a pair has one offset besides the base map's, and
 # the phases do better with the base plane in their lists (207 phases)
 # than with that offset alone (232): the retry keeps the better
-# (doc/narrow-lmc.md, "LMC 1 and up").
+# (doc/narrow-lmc.md, "LMC 1 and up"). The base map as built: for
+# everyone minhop's is taken (224 phases).
 fors route --topology "$D/three-planes-live.net" --reference "$D/three-planes-ref.net" \
-	--lmc 1 --output "$tmp/r-a" >"$tmp/out" &&
+	--lmc 1 --base-lids phases --output "$tmp/r-a" >"$tmp/out" &&
 	grep -q '^schedule: 207 phases, 0 added by splits' "$tmp/out" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$D/three-planes-live.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route, three planes at LMC 1: $(cat "$tmp/out")"
+# base_lids phases: the base map, never minhop's, and another map only
+# within 1% of it for other jobs (doc/narrow-lmc.md, "Parity first").
+# FT(2;4,3) with 11 hosts and two cuts (bench/golden.sh's random case
+# 16): the base map's bound is 16, the map spread or turned 12.
+fors route --topology "$D/phases-live.net" --reference "$D/phases-ref.net" \
+	--lmc 0 --base-lids phases --output "$tmp/r-a" >"$tmp/out" &&
+	grep -q 'base LIDs for everyone, phases first$' "$tmp/out" &&
+	grep -q '^bound-map 12 ' "$tmp/out" &&
+	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$D/phases-live.net" \
+		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --base-lids phases: $(cat "$tmp/out")"
 fors netgen -n 8 -l 8 -s 8 --fail 0:3 >"$tmp/e1.net"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 	--base-lids exchange --output "$tmp/r-a" >"$tmp/out" &&
@@ -323,7 +336,7 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc 0 \
 	grep -q ' bound 64 bound-lmc 64 bound-map 64$' "$tmp/r-a/fors-schedule.dump" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route, one cut, base map at LMC 0: $(cat "$tmp/out")"
-expect 2 "--base-lids: expected everyone or exchange, got 'mine'" route --topology "$tmp/e1.net" --lmc 0 --base-lids mine --output "$tmp"
+expect 2 "--base-lids: expected everyone, phases or exchange, got 'mine'" route --topology "$tmp/e1.net" --lmc 0 --base-lids mine --output "$tmp"
 # parallel cables, healthy: LMC 0 splits nothing (12 planes, one offset)
 fors route --topology "$tmp/c2.net" --lmc auto --output "$tmp/r-a" >"$tmp/out" &&
 	grep -q '^routing: .*, LMC 0$' "$tmp/out" && grep -q ' 0 added by splits' "$tmp/out" &&

@@ -17,7 +17,7 @@
 static const char usage_route[] =
 	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"
 	"                  [--renumber-lids] [--participants GUIDS]\n"
-	"                  [--base-lids everyone|exchange] --output DIR\n"
+	"                  [--base-lids everyone|phases|exchange] --output DIR\n"
 	"\n"
 	"Route a two-level fat tree with FORS: find the failed leaf-spine\n"
 	"cables, compute the schedule, a congestion-free plane for every\n"
@@ -40,8 +40,9 @@ static const char usage_route[] =
 	"                           as OpenSM's cn_guid_file; the others keep\n"
 	"                           their routes and get no transfer\n"
 	"  -b, --base-lids WHOM     with 2^L below the planes, what the base\n"
-	"                           LIDs are routed for: everyone (default: the\n"
-	"                           base map, as minhop serves other jobs) or\n"
+	"                           LIDs are routed for: everyone (default: a\n"
+	"                           map at parity with minhop for other jobs),\n"
+	"                           phases (the base map, never minhop's) or\n"
 	"                           exchange (chosen with the phases alone)\n"
 	"  -o, --output DIR         where to write the three files\n"
 	"  -h, --help               show this help\n";
@@ -87,11 +88,13 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 		else if (c == 'p')
 			a->guids = optarg;
 		else if (c == 'b' && (!strcmp(optarg, "everyone") ||
-				      !strcmp(optarg, "exchange")))
+				      !strcmp(optarg, "phases") ||
+				      !strcmp(optarg, "exchange"))) {
 			a->o.exchange_lids = !strcmp(optarg, "exchange");
-		else if (c == 'b')
+			a->o.phases_first = !strcmp(optarg, "phases");
+		} else if (c == 'b')
 			r = usage_error("route",
-					"--base-lids: expected everyone or exchange, got '%s'",
+					"--base-lids: expected everyone, phases or exchange, got '%s'",
 					optarg);
 		else if (c == 'o')
 			a->dir = optarg;
@@ -151,7 +154,9 @@ static int write_files(const char *dir, const struct fors_route *r,
 	return e;
 }
 
-static void summary(const struct fors_route *r, double ms)
+/* What fors route prints of r, routed with o in ms milliseconds. */
+static void summary(const struct fors_route *r,
+		    const struct fors_route_opts *o, double ms)
 {
 	const struct fors_fabric *fb = r->fb;
 	uint32_t p, n = 0;
@@ -181,7 +186,8 @@ static void summary(const struct fors_route *r, double ms)
 		       r->bound_lmc, 1u << r->lfts->lmc,
 		       r->s->nphases > r->bound_lmc ?
 		       r->s->nphases - r->bound_lmc : 0,
-		       r->base ? "everyone" : "the exchange");
+		       !r->base ? "the exchange" :
+		       o->phases_first ? "everyone, phases first" : "everyone");
 	if (r->bound_map)
 		printf("bound-map %u (every transfer on its base LID's route), %u above it\n",
 		       r->bound_map, r->s->nphases > r->bound_map ?
@@ -252,7 +258,7 @@ int cmd_route(int argc, char **argv)
 		e = a.auto_lmc ? route_auto(live, ref, &a, &r, &err) :
 		    fors_route_compute(live, ref, &a.o, &r, &err);
 		if (!e)
-			summary(r, fors_clock_ms() - t0);
+			summary(r, &a.o, fors_clock_ms() - t0);
 	}
 	if (!e)
 		e = write_files(a.dir, r, live, &err);

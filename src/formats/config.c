@@ -119,6 +119,21 @@ static int choice_key(struct config_parser *p, const char *key, const char *v,
 	return 0;
 }
 
+/* base_lids everyone, phases or exchange. */
+static int base_lids_key(struct config_parser *p, const char *key,
+			 const char *v, struct fors_config *c)
+{
+	if (strcmp(v, "everyone") && strcmp(v, "phases") &&
+	    strcmp(v, "exchange")) {
+		say(p, 1, "%s: expected everyone, phases or exchange, got '%s'; using the default",
+		    key, v);
+		return 0;
+	}
+	c->exchange_lids = !strcmp(v, "exchange");
+	c->phases_first = !strcmp(v, "phases");
+	return 0;
+}
+
 static int number_key(struct config_parser *p, const char *key, const char *v,
 		      unsigned lo, unsigned hi, const char *unit, unsigned *dst)
 {
@@ -167,8 +182,7 @@ static int pair(struct config_parser *p, const char *key, const char *v)
 		return choice_key(p, key, v, "route", "refuse",
 				  &c->refuse_spine_hosts);
 	if (!strcmp(key, "base_lids"))
-		return choice_key(p, key, v, "everyone", "exchange",
-				  &c->exchange_lids);
+		return base_lids_key(p, key, v, c);
 	if (!strcmp(key, "ilp_timeout_ms"))
 		return number_key(p, key, v, 1, FORS_ILP_TIMEOUT_MAX,
 				  "milliseconds", &c->ilp_timeout_ms);

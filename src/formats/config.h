@@ -24,6 +24,8 @@ struct fors_config {
 	int exchange_lids;	/* base_lids exchange: with fewer LID offsets
 				   than planes the base LIDs chosen for the
 				   exchange alone; default everyone */
+	int phases_first;	/* base_lids phases: the base map, never
+				   minhop's (routing/route.h) */
 	char *participants;	/* a GUID file, or "all"; default: OpenSM's
 				   cn_guid_file, else every host port */
 };

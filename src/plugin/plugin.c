@@ -61,6 +61,7 @@ static int build_lid_matrices(void *ctx)
 		.planes = p->ilp_argv ? &cache : NULL,
 		.refuse_spine_hosts = p->cfg.refuse_spine_hosts,
 		.exchange_lids = p->cfg.exchange_lids,
+		.phases_first = p->cfg.phases_first,
 	};
 	struct fors_topology *live;
 	struct fors_guids *g;

@@ -69,6 +69,9 @@ struct fors_route_opts {
 				   chosen with the phases, for the exchange
 				   alone (doc/narrow-lmc.md), instead of the
 				   base map every other job needs */
+	int phases_first;	/* with the base map: never minhop's, and
+				   no map that serves the other jobs 1% less
+				   for a shorter exchange (base_lids phases) */
 };
 
 /*
