@@ -109,7 +109,7 @@ static void phase_of(int pattern, const uint32_t *ord, uint32_t n,
 
 	for (i = 0; i < n; i++)
 		to[i] = ord[(i + (pattern ? 0 : p)) % n];
-	for (i = n - 1; pattern && i > 0; i--) {
+	for (i = n - 1; pattern && n > 1 && i > 0; i--) {
 		j = (uint32_t)(next_random(x) % i);
 		t = to[i];
 		to[i] = to[j];
