@@ -259,6 +259,34 @@ START_TEST(narrow_never_above_lmc0)
 END_TEST
 
 /*
+ * The LHCb fabric without spines 18 and 19 at LMC 1: the base map spread
+ * (route.c's choose_map, bound-map 342) and the retries held against the
+ * best compacted give 367 phases; against the best uncompacted, the
+ * packed retry lost to an uncompacted try of 395 (doc/narrow-lmc.md).
+ */
+START_TEST(lhcb_dead_spines_lmc1)
+{
+	uint8_t dead[20] = { 0 }, absent[360] = { 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, NULL, dead, 0, 0 };
+	struct fors_netgen h = { 20, 18, 20, 1, absent, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *live, *ref;
+	struct fors_route *r;
+	uint32_t i;
+
+	for (i = 20; i < 360; i++)
+		absent[i] = i % 20 >= 18;
+	dead[0] = dead[1] = 1;
+	live = gen_topology(&g);
+	ref = gen_topology(&h);
+	r = route_ok(live, ref, 1, "LHCb, SW18,19 gone, LMC 1");
+	ck_assert_msg(r->s->nphases <= 367, "%u phases", r->s->nphases);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
+/*
  * The paper's scenarios at LMC 0 with the base map at offset 0 (doc/
  * narrow-lmc.md, "One offset for everyone"): verified as fors check
  * verifies them, phases added above P_f declared, T*_L reported and never
@@ -1537,6 +1565,7 @@ int main(void)
 	add_case(su, dual_port_hosts_on_two_spines, 0, 1, 0);
 	add_case(su, mftree_after_failures, 0, 6, 0);
 	add_case(su, mftree_lower_bound_map, 0, 1, 0);
+	add_case(su, lhcb_dead_spines_lmc1, 0, 1, 0);
 	add_case(su, aggregation_nodes, 0, 30, 0);
 	add_case(su, parallel_cables_any_lmc, 0, 40, 0);
 	add_case(su, real_lab_lids, 0, 1, 0);
