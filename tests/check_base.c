@@ -308,7 +308,7 @@ static struct fors_topology *lhcb(const uint8_t *failed, const uint8_t *dead)
  * at LMC 0 and 5: fors's base LIDs at least 0.98 of the reference's,
  * shift and 300 permutations; with dead spines at LMC 0, a base map whose
  * busiest cable carries T*_L (342, two dead: the nominal planes' 612
- * spread, route.c's lower_bound_map) or LHCB_DEAD4_MAP (four: 616 turned
+ * spread, route.c's choose_map) or LHCB_DEAD4_MAP (four: 616 turned
  * in five runs of leaves, T*_L 400). LMC 1 to 4 route offset 0 by the same base
  * map as LMC 0 (it does not depend on the offsets: routing/route.c,
  * base_map), so their base LIDs are LMC 0's.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * OpenSM's minhop map of the base LIDs, and what a map allows: the linear
- * shift's time over it (the base map, basemap.c, gives way to minhop's
- * where it serves the shift less well: routing/route.c, base_map), and
- * the fewest phases an exchange over its routes alone can have. On small
+ * shift's and random permutations' time over it (the base map, basemap.c,
+ * gives way to minhop's where it serves them less well: routing/route.c,
+ * choose_map), and the fewest phases an exchange over its routes alone
+ * can have. On small
  * fabrics with absent or dual-port hosts the base map's fallbacks can load
  * a cable twice in phases where taking the uplinks round robin in port
  * order, as minhop does, does not (doc/routing.md).
