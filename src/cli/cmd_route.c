@@ -9,6 +9,7 @@
 #include "sys/atomic.h"
 #include "routing/lft.h"
 #include "routing/route.h"
+#include "formats/config.h"
 #include "formats/schedfile.h"
 #include "formats/guidfile.h"
 #include "formats/ibnetdiscover.h"
@@ -53,6 +54,16 @@ struct route_args {
 	int have_lmc, auto_lmc;
 };
 
+/* --base-lids WHOM into o's flags: 0, or the usage error's status. */
+static int base_lids_opt(const char *v, struct fors_route_opts *o)
+{
+	if (!fors_config_base_lids(v, &o->exchange_lids, &o->phases_first))
+		return 0;
+	return usage_error("route",
+			   "--base-lids: expected everyone, phases or exchange, got '%s'",
+			   v);
+}
+
 static int route_opts(int argc, char **argv, struct route_args *a)
 {
 	static const struct option opts[] = {
@@ -87,15 +98,8 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 			a->o.renumber_lids = 1;
 		else if (c == 'p')
 			a->guids = optarg;
-		else if (c == 'b' && (!strcmp(optarg, "everyone") ||
-				      !strcmp(optarg, "phases") ||
-				      !strcmp(optarg, "exchange"))) {
-			a->o.exchange_lids = !strcmp(optarg, "exchange");
-			a->o.phases_first = !strcmp(optarg, "phases");
-		} else if (c == 'b')
-			r = usage_error("route",
-					"--base-lids: expected everyone, phases or exchange, got '%s'",
-					optarg);
+		else if (c == 'b')
+			r = base_lids_opt(optarg, &a->o);
 		else if (c == 'o')
 			a->dir = optarg;
 		else if (c == 'h')

@@ -119,18 +119,24 @@ static int choice_key(struct config_parser *p, const char *key, const char *v,
 	return 0;
 }
 
+int fors_config_base_lids(const char *v, int *exchange_lids,
+			  int *phases_first)
+{
+	if (strcmp(v, "everyone") && strcmp(v, "phases") &&
+	    strcmp(v, "exchange"))
+		return -1;
+	*exchange_lids = !strcmp(v, "exchange");
+	*phases_first = !strcmp(v, "phases");
+	return 0;
+}
+
 /* base_lids everyone, phases or exchange. */
 static int base_lids_key(struct config_parser *p, const char *key,
 			 const char *v, struct fors_config *c)
 {
-	if (strcmp(v, "everyone") && strcmp(v, "phases") &&
-	    strcmp(v, "exchange")) {
+	if (fors_config_base_lids(v, &c->exchange_lids, &c->phases_first))
 		say(p, 1, "%s: expected everyone, phases or exchange, got '%s'; using the default",
 		    key, v);
-		return 0;
-	}
-	c->exchange_lids = !strcmp(v, "exchange");
-	c->phases_first = !strcmp(v, "phases");
 	return 0;
 }
 

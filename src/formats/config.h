@@ -68,4 +68,12 @@ int fors_config_read(const char *path, struct fors_config *c,
 		     fors_config_note note, void *ctx);
 void fors_config_free(struct fors_config *c);
 
+/*
+ * base_lids's value v (everyone, phases or exchange) into its two flags,
+ * for fors.conf and fors route's --base-lids: 0, or -1 (flags untouched)
+ * when v is none of them.
+ */
+int fors_config_base_lids(const char *v, int *exchange_lids,
+			  int *phases_first);
+
 #endif

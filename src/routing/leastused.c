@@ -4,10 +4,10 @@
  * shift's and random permutations' time over it (the base map, basemap.c,
  * gives way to minhop's where it serves them less well: routing/route.c,
  * choose_map), and the fewest phases an exchange over its routes alone
- * can have. On small
- * fabrics with absent or dual-port hosts the base map's fallbacks can load
- * a cable twice in phases where taking the uplinks round robin in port
- * order, as minhop does, does not (doc/routing.md).
+ * can have. On small fabrics with absent or dual-port hosts the base
+ * map's fallbacks can load a cable twice in phases where taking the
+ * uplinks round robin in port order, as minhop does, does not
+ * (doc/routing.md).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -821,13 +821,15 @@ static int cost_of(const struct fors_route *r, const struct fors_nominal *nom,
  * host (1), or with the leaves in c runs (fors_basemap_turned).
  */
 static int map_candidate(const struct fors_fabric *fb,
-			 struct fors_basemap_in *in, uint32_t c, uint16_t *alt)
+			 const struct fors_basemap_in *in, uint32_t c,
+			 uint16_t *alt)
 {
+	struct fors_basemap_in all = *in;
+
+	all.spread = FORS_SPREAD_ALL;
 	if (c)
 		fors_basemap_turned(fb, c == 1 ? 0 : c, alt);
-	else
-		in->spread = FORS_SPREAD_ALL;
-	return c ? 0 : fors_basemap_build(in, alt);
+	return c ? 0 : fors_basemap_build(&all, alt);
 }
 
 /* c serves the other jobs at pct% of m's throughput or more. */
@@ -897,7 +899,7 @@ static int minhop_first(struct fors_route *r, const struct fors_nominal *nom,
  * turned in four runs 440 at parity (doc/narrow-lmc.md). Up to
  * FORS_LEASTUSED_HOSTS hosts, as the patterns are followed phase by phase.
  */
-static int choose_map(struct fors_route *r, struct fors_basemap_in *in,
+static int choose_map(struct fors_route *r, const struct fors_basemap_in *in,
 		      const struct fors_nominal *nom, uint32_t floor,
 		      int phases)
 {
@@ -933,10 +935,10 @@ static int choose_map(struct fors_route *r, struct fors_basemap_in *in,
  * Fewer offsets than planes, single cables, and the base LIDs for every
  * job (not o->exchange_lids): the base map of offset 0 (basemap.h, as
  * choose_map() picks it), the tables' own, for the assignment to keep
- * (routing/assign.h). With
- * parallel cables a spine sends an offset down one cable for every leaf,
- * which the base map's fallbacks do not promise: the phases choose there.
- * floor: T*_L of one route, which no map goes under.
+ * (routing/assign.h). With parallel cables a spine sends an offset down
+ * one cable for every leaf, which the base map's fallbacks do not
+ * promise: the phases choose there. floor: T*_L of one route, which no
+ * map goes under.
  */
 static int base_map(struct fors_route *r, const struct fors_route_opts *o,
 		    uint32_t floor, struct fors_error *err)
