@@ -40,11 +40,13 @@ static const char usage_route[] =
 	"                           exchange: a file of port GUIDs, one a line,\n"
 	"                           as OpenSM's cn_guid_file; the others keep\n"
 	"                           their routes and get no transfer\n"
-	"  -b, --base-lids WHOM     with 2^L below the planes, what the base\n"
-	"                           LIDs are routed for: everyone (default: a\n"
-	"                           map at parity with minhop for other jobs),\n"
-	"                           phases (the base map, never minhop's) or\n"
-	"                           exchange (chosen with the phases alone)\n"
+	"  -b, --base-lids WHOM     what the base LIDs are routed for:\n"
+	"                           everyone (default: a map at parity with\n"
+	"                           minhop for other jobs), phases (with 2^L\n"
+	"                           below the planes, the base map, never\n"
+	"                           minhop's) or exchange (chosen with the\n"
+	"                           phases alone; with one offset per plane,\n"
+	"                           each host's designated plane)\n"
 	"  -o, --output DIR         where to write the three files\n"
 	"  -h, --help               show this help\n";
 
@@ -227,7 +229,7 @@ static int route_auto(const struct fors_topology *live,
 			printf("LMC %u: %s\n", a->o.lmc, err->msg);
 			continue;
 		}
-		if (!(*r)->assign.split || !(*r)->om)
+		if (!(*r)->assign.split || (1u << a->o.lmc) >= (*r)->fb->q)
 			return 0;
 		printf("LMC %u: %u phases added by splits\n", a->o.lmc,
 		       (*r)->assign.split);

@@ -15,39 +15,63 @@
 #include "routing/basemap.h"
 #include "routing/leastused.h"
 
-/* Leaf l's least used plane alive at l and at ld, or FORS_BASEMAP_NONE. */
-static uint16_t least(const struct fors_fabric *fb, const uint32_t *used,
-		      uint32_t l, uint32_t ld)
+/* 1 when a sibling port of h already goes from l up p's spine (mFtree). */
+static int sibling(const struct fors_fabric *fb, const uint32_t *group,
+		   const uint32_t *next, const uint16_t *row, uint32_t h,
+		   uint32_t p)
 {
-	uint32_t p, best = FORS_BASEMAP_NONE;
+	uint32_t g;
 
-	for (p = 0; p < fb->q; p++)
-		if (fors_plane_live(fb, l, p) && fors_plane_live(fb, ld, p) &&
-		    (best == FORS_BASEMAP_NONE || used[p] < used[best]))
-			best = p;
+	for (g = group ? group[h] : UINT32_MAX; g != UINT32_MAX; g = next[g])
+		if (g != h && row[g] != FORS_BASEMAP_NONE &&
+		    fb->plane_spine[row[g]] == fb->plane_spine[p])
+			return 1;
+	return 0;
+}
+
+/*
+ * Leaf l's least used plane alive at l and at ld, off the spines h's
+ * sibling ports take from l where one is left; FORS_BASEMAP_NONE if none.
+ */
+static uint16_t least(const struct fors_fabric *fb, const uint32_t *used,
+		      const uint32_t *group, const uint32_t *next,
+		      const uint16_t *row, uint32_t l, uint32_t ld, uint32_t h)
+{
+	uint32_t p, apart, best = FORS_BASEMAP_NONE;
+
+	for (apart = 1; best == FORS_BASEMAP_NONE && apart < 3; apart++)
+		for (p = 0; p < fb->q; p++)
+			if (fors_plane_live(fb, l, p) &&
+			    fors_plane_live(fb, ld, p) &&
+			    (apart > 1 || !sibling(fb, group, next, row, h, p)) &&
+			    (best == FORS_BASEMAP_NONE || used[p] < used[best]))
+				best = p;
 	return (uint16_t)best;
 }
 
-int fors_leastused_build(const struct fors_fabric *fb, uint16_t *out)
+int fors_leastused_build(const struct fors_fabric *fb, const uint32_t *group,
+			 const uint32_t *next, uint16_t *out)
 {
 	uint32_t *used = malloc(sizeof(uint32_t) * (fb->q + 1));
-	uint32_t l, s, all = fb->m0 * fb->m1;
+	uint32_t l, s, h, all = fb->m0 * fb->m1;
 
 	if (!used)
 		return FORS_ENOMEM;
 	for (l = 0; l < fb->m1; l++) {
-		memset(used, 0, sizeof(uint32_t) * fb->q);
-		for (s = 0; s < all; s++) {
-			int32_t h = fb->host_at[s];
-			uint16_t *o;
+		uint16_t *row = out + (size_t)l * fb->nhosts;
 
-			if (h < 0)
+		memset(used, 0, sizeof(uint32_t) * fb->q);
+		for (h = 0; h < fb->nhosts; h++)
+			row[h] = FORS_BASEMAP_NONE;
+		for (s = 0; s < all; s++) {
+			int32_t x = fb->host_at[s];
+
+			if (x < 0 || s / fb->m0 == l)
 				continue;
-			o = &out[(size_t)l * fb->nhosts + (uint32_t)h];
-			*o = s / fb->m0 == l ? FORS_BASEMAP_NONE :
-			     least(fb, used, l, s / fb->m0);
-			if (*o != FORS_BASEMAP_NONE)
-				used[*o]++;
+			row[x] = least(fb, used, group, next, row, l,
+				       s / fb->m0, (uint32_t)x);
+			if (row[x] != FORS_BASEMAP_NONE)
+				used[row[x]]++;
 		}
 	}
 	free(used);

@@ -11,9 +11,12 @@
  * map's form (routing/basemap.h, [m1 * nhosts]): each leaf takes the
  * hosts of the other leaves in port order and sends each through the
  * plane alive at both leaves that it has used least so far, the lowest
- * on a tie. 0, or FORS_ENOMEM.
+ * on a tie; with group (NULL: none) and next as fors_nominal's, off the
+ * spines an earlier sibling port takes from that leaf where one is left
+ * (mFtree, which minhop does not know). 0, or FORS_ENOMEM.
  */
-int fors_leastused_build(const struct fors_fabric *fb, uint16_t *out);
+int fors_leastused_build(const struct fors_fabric *fb, const uint32_t *group,
+			 const uint32_t *next, uint16_t *out);
 
 /*
  * Most hosts whose shift and permutations are followed to compare the

@@ -38,7 +38,8 @@ struct lft_build {
 	uint8_t *pinned;	/* [nsw]: entry of the LID being routed fixed */
 	uint32_t *dplane;	/* [nspines]: the LID being routed's plane on
 				   each spine by the first leaf's map, NONE */
-	const struct fors_offmap *om;	/* NULL: offset j is plane designated + j */
+	const struct fors_offmap *om;	/* NULL, or -1 in it: offset j is
+					   plane designated + j */
 	struct fors_error *err;
 };
 

@@ -52,7 +52,8 @@ static inline int fors_lft_data(const struct fors_lfts *t, uint32_t sw,
  * (base LIDs must be aligned to 2^lmc), or are assigned in host order when
  * renumber is set or the topology has none. Needs q <= 2^lmc, or om: the
  * planes of the offsets the assignment chose (offsets it left unused are
- * spread as the others).
+ * spread as the others); with q <= 2^lmc om may trade offsets' planes
+ * (routing/wide.h).
  */
 int fors_lfts_build(const struct fors_topology *live,
 		    const struct fors_fabric *fb, uint32_t lmc, int renumber,

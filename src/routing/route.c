@@ -8,6 +8,7 @@
 #include "routing/detour.h"
 #include "routing/route.h"
 #include "routing/routed.h"
+#include "routing/wide.h"
 #include "schedule/cyclic.h"
 #include "schedule/inter.h"
 #include "schedule/compact.h"
@@ -868,27 +869,28 @@ static int may_replace(const struct map_pick *p, const struct map_cost *c)
 
 /*
  * OpenSM minhop's map (routing/leastused.h) into alt and its costs into
- * p->mh; in place of the base map where the base map gives the shift or
+ * p->mh; in place of the base map (map) where the base map gives the shift or
  * the permutations less than 0.98 of its throughput, the parity issue 48
  * asks. 0, or FORS_ENOMEM.
  */
 static int minhop_first(struct fors_route *r, const struct fors_nominal *nom,
-			uint16_t *alt, struct map_pick *p)
+			uint16_t *map, uint16_t *alt, struct map_pick *p)
 {
-	int e = fors_leastused_build(r->fb, alt);
+	int e = fors_leastused_build(r->fb, nom->group, nom->next, alt);
 
 	if (!e)
 		e = cost_of(r, nom, alt, &p->mh);
-	if (!e && !serves(&p->base, &p->mh, 98)) {
-		memcpy(r->base, alt,
-		       sizeof(uint16_t) * r->fb->m1 * r->fb->nhosts);
+	if (!e && !serves(&p->base, &p->mh, 98) &&
+	    p->mh.together <= p->base.together) {
+		memcpy(map, alt, sizeof(uint16_t) * r->fb->m1 * r->fb->nhosts);
 		p->best = p->first = p->mh;
 	}
 	return e;
 }
 
 /*
- * The base map of every host, in place of the one built from nom: minhop's
+ * The base map of every host into map, in place of the one built from nom
+ * that it holds: minhop's
  * where that misses parity (minhop_first; not with phases), then the
  * map_candidate() of the lowest bound for the exchange (fors_map_bound)
  * that may_replace() it, until one is at floor, T*_L of one route. After
@@ -900,8 +902,8 @@ static int minhop_first(struct fors_route *r, const struct fors_nominal *nom,
  * FORS_LEASTUSED_HOSTS hosts, as the patterns are followed phase by phase.
  */
 static int choose_map(struct fors_route *r, const struct fors_basemap_in *in,
-		      const struct fors_nominal *nom, uint32_t floor,
-		      int phases)
+		      const struct fors_nominal *nom, uint16_t *map,
+		      uint32_t floor, int phases)
 {
 	const struct fors_fabric *fb = r->fb;
 	size_t n = (size_t)fb->m1 * fb->nhosts;
@@ -914,17 +916,17 @@ static int choose_map(struct fors_route *r, const struct fors_basemap_in *in,
 	if (fb->nhosts > FORS_LEASTUSED_HOSTS)
 		return 0;
 	alt = malloc(sizeof(uint16_t) * (n + 1));
-	e = alt ? cost_of(r, nom, r->base, &p.base) : FORS_ENOMEM;
+	e = alt ? cost_of(r, nom, map, &p.base) : FORS_ENOMEM;
 	p.best = p.first = p.base;
 	if (!e && !phases)
-		e = minhop_first(r, nom, alt, &p);
+		e = minhop_first(r, nom, map, alt, &p);
 	for (k = 0; !e && p.best.bound > floor && k <= last; k++) {
 		e = map_candidate(fb, in, k, alt);
 		if (!e)
 			e = cost_of(r, nom, alt, &c);
 		if (e || !may_replace(&p, &c))
 			continue;
-		memcpy(r->base, alt, sizeof(uint16_t) * n);
+		memcpy(map, alt, sizeof(uint16_t) * n);
 		p.best = c;
 	}
 	free(alt);
@@ -959,7 +961,8 @@ static int base_map(struct fors_route *r, const struct fors_route_opts *o,
 					       nom.next, FORS_SPREAD_CUT };
 		e = fors_basemap_build(&in, r->base);
 		if (!e)
-			e = choose_map(r, &in, &nom, floor, o->phases_first);
+			e = choose_map(r, &in, &nom, r->base, floor,
+				       o->phases_first);
 	}
 	fors_nominal_free(&nom);
 	if (!e && r->base && !o->lmc) {
@@ -971,6 +974,51 @@ static int base_map(struct fors_route *r, const struct fors_route_opts *o,
 	if (e)
 		fors_error_set(err, "out of memory");
 	r->assign.base = r->base;
+	return e;
+}
+
+/*
+ * One offset per plane or more, single cables, and the base LIDs for
+ * every job (not o->exchange_lids): offset 0 on minhop's map where the
+ * nominal planes miss parity (choose_map(), which has no bound to lower
+ * here), its plane traded with the offset nominally on it
+ * (routing/wide.h), so the exchange keeps every plane. Up to
+ * FORS_LEASTUSED_HOSTS hosts.
+ */
+static int wide_map(struct fors_route *r, const struct fors_route_opts *o,
+		    struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	size_t n = (size_t)fb->m1 * fb->nhosts;
+	struct fors_nominal nom;
+	struct fors_basemap_in in;
+	uint16_t *held = NULL;
+	int e;
+
+	if (o->exchange_lids || o->lmc >= 8 || (1u << o->lmc) < fb->q ||
+	    fb->q != fb->nspines || fb->nhosts > FORS_LEASTUSED_HOSTS)
+		return 0;
+	e = fors_nominal_build(fb, &nom);
+	if (!e)
+		held = malloc(sizeof(uint16_t) * (2 * n + 1));
+	if (held) {
+		in = (struct fors_basemap_in){ fb, nom.designated, nom.group,
+					       nom.next, FORS_SPREAD_NONE };
+		e = fors_basemap_build(&in, held);
+		if (!e) {
+			memcpy(held + n, held, sizeof(uint16_t) * n);
+			e = choose_map(r, &in, &nom, held + n, UINT32_MAX, 0);
+		}
+		if (!e)
+			e = fors_offmap_wide(fb, nom.designated, held, held + n,
+					     o->lmc, &r->om);
+	}
+	if (!e && !held)
+		e = FORS_ENOMEM;
+	fors_nominal_free(&nom);
+	free(held);
+	if (e)
+		fors_error_set(err, "out of memory");
 	return e;
 }
 
@@ -998,6 +1046,8 @@ static int stages(struct fors_route *r, const struct fors_topology *live,
 		e = planned(r, o, &pl, err);
 	if (!e)
 		cyclic_excess(r, pl);
+	if (!e && !few)
+		e = wide_map(r, o, err);
 	if (!e)
 		e = fors_lfts_begin(live, r->fb, o->lmc, o->renumber_lids,
 				    r->om, &job, err);

@@ -16,8 +16,10 @@ struct fors_route {
 	struct fors_fabric *fb;
 	struct fors_schedule *s;	/* routed: hosts, planes, DLIDs, keys */
 	struct fors_lfts *lfts;
-	struct fors_offmap *om;		/* NULL unless 2^lmc < planes; a sweep
-				   frees it once routed */
+	struct fors_offmap *om;		/* the planes of each leaf's offsets
+				   where 2^lmc < planes, or of the base LIDs'
+				   own map (routing/wide.h); else NULL. A
+				   sweep frees it once routed */
 	struct fors_intra_info intra;
 	struct fors_bound bound;	/* T* of the hosts and live cables */
 	struct fors_bound usable;	/* T* without the cables held down:

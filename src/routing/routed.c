@@ -41,8 +41,10 @@ static int host_lines(const struct fors_lfts *t,
 
 /*
  * Each transfer's DLID: its destination's base LID plus the offset of its
- * plane from the source leaf (a host slot's leaf looked up, not divided:
- * four million transfers at NDR scale).
+ * plane from the source leaf, om's where it lists the plane, else (one
+ * offset per plane) the nominal one, (plane - designated) mod q. A host
+ * slot's leaf is looked up, not divided: four million transfers at NDR
+ * scale.
  */
 static int dlids(const struct fors_lfts *t, const struct fors_fabric *fb,
 		 const struct fors_offmap *om, struct fors_schedule *s,
@@ -65,7 +67,9 @@ static int dlids(const struct fors_lfts *t, const struct fors_fabric *fb,
 		int32_t p = fors_xfer_plane(x);
 
 		j = p < 0 ? 0 : om ? fors_offmap_offset(om, leaf[x->src], d, p) :
-			(int)(((uint32_t)p + fb->q - t->designated[d]) % fb->q);
+			-1;
+		if (j < 0 && p >= 0 && (!om || om->k >= fb->q))
+			j = (int)(((uint32_t)p + fb->q - t->designated[d]) % fb->q);
 		if (j < 0)
 			fors_error_set(err, "no LID offset reaches host %u through plane %d",
 				       x->dst, p);
