@@ -880,8 +880,7 @@ static int minhop_first(struct fors_route *r, const struct fors_nominal *nom,
 
 	if (!e)
 		e = cost_of(r, nom, alt, &p->mh);
-	if (!e && !serves(&p->base, &p->mh, 98) &&
-	    p->mh.together <= p->base.together) {
+	if (!e && !serves(&p->base, &p->mh, 98)) {
 		memcpy(map, alt, sizeof(uint16_t) * r->fb->m1 * r->fb->nhosts);
 		p->best = p->first = p->mh;
 	}
