@@ -298,7 +298,7 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto: $(cat "$tmp/out")"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 	--output "$tmp/r-a" >"$tmp/out" &&
-	[ "$(head -n 2 "$tmp/out" | tr '\n' ' ')" = "LMC 0: 48 phases added by splits LMC 1: 2 phases added by splits " ] &&
+	[ "$(head -n 2 "$tmp/out" | tr '\n' ' ')" = "LMC 0: 48 phases added by splits LMC 1: 1 phases added by splits " ] &&
 	grep -q '^routing: lec, LMC 2$' "$tmp/out" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto, base map: $(cat "$tmp/out")"
@@ -331,8 +331,8 @@ fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc auto \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route --lmc auto, one cut: $(cat "$tmp/out")"
 fors route --topology "$tmp/e1.net" --reference "$tmp/e0.net" --lmc 0 \
 	--output "$tmp/r-a" >"$tmp/out" &&
-	grep -q '^bound-lmc 64 (1 routes per leaf and host), 7 above it; base LIDs for everyone$' "$tmp/out" &&
-	grep -q '^bound-map 64 (every transfer on its base LID.s route), 7 above it$' "$tmp/out" &&
+	grep -q '^bound-lmc 64 (1 routes per leaf and host), 3 above it; base LIDs for everyone$' "$tmp/out" &&
+	grep -q '^bound-map 64 (every transfer on its base LID.s route), 3 above it$' "$tmp/out" &&
 	grep -q ' bound 64 bound-lmc 64 bound-map 64$' "$tmp/r-a/fors-schedule.dump" &&
 	fors check --schedule "$tmp/r-a/fors-schedule.dump" --topology "$tmp/e1.net" \
 		--lfts "$tmp/r-a/fors-lfts.dump" >/dev/null && ok || ko "route, one cut, base map at LMC 0: $(cat "$tmp/out")"
