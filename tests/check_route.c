@@ -260,17 +260,23 @@ END_TEST
 
 /*
  * The LHCb fabric at narrow LMC with the base map, as doc/narrow-lmc.md
- * measures it: one cut at LMC 0 (the issue's 684 phases, T*_L 340), and
+ * measures it: one cut at LMC 0 (the issue's 684 phases, T*_L 340),
  * spines 18 and 19 gone at LMC 1 (bound-map 342; 367 with chains alone,
- * 395 with the retries held against the best uncompacted). Phases no
- * fewer than the map allows, no more than recorded (a ratchet).
+ * 395 with the retries held against the best uncompacted), and one cut on
+ * each of three leaves at LMC 2 (Algorithm 1's 361 where the packed try
+ * is not compacted before it is compared), and without four spines at
+ * LMC 2 (Algorithm 1's 425, where the packed try compacted keeps LMC 0's
+ * 436 and must not replace it). Phases no fewer than the map allows, no
+ * more than recorded (a ratchet).
  */
 static const struct {
 	const char *name;
-	uint32_t lmc, cut, dead, most;
+	uint32_t lmc, cut, dead, most;	/* cut: 1 on leaf 0, 3 on three */
 } lhcb_narrow_cases[] = {
 	{ "LHCb, 1F SW0, LMC 0", 0, 1, 0, 341 },
 	{ "LHCb, SW18,19 gone, LMC 1", 1, 0, 2, 343 },
+	{ "LHCb, 1F SW0,5,11, LMC 2", 2, 3, 0, 340 },
+	{ "LHCb, SW18,19,22,23 gone, LMC 2", 2, 0, 4, 425 },
 };
 
 START_TEST(lhcb_narrow)
@@ -284,8 +290,11 @@ START_TEST(lhcb_narrow)
 
 	for (i = 20; i < 360; i++)
 		absent[i] = i % 20 >= 18;
-	failed[7] = lhcb_narrow_cases[_i].cut;
-	dead[0] = dead[1] = lhcb_narrow_cases[_i].dead == 2;
+	failed[7] = lhcb_narrow_cases[_i].cut == 1;
+	failed[0] = failed[5 * 20 + 1] = failed[11 * 20 + 2] =
+		lhcb_narrow_cases[_i].cut == 3;
+	dead[0] = dead[1] = lhcb_narrow_cases[_i].dead >= 2;
+	dead[4] = dead[5] = lhcb_narrow_cases[_i].dead == 4;
 	live = gen_topology(&g);
 	ref = gen_topology(&h);
 	r = route_ok(live, ref, lhcb_narrow_cases[_i].lmc,
@@ -1579,7 +1588,7 @@ int main(void)
 	add_case(su, dual_port_hosts_on_two_spines, 0, 1, 0);
 	add_case(su, mftree_after_failures, 0, 6, 0);
 	add_case(su, mftree_lower_bound_map, 0, 1, 0);
-	add_case(su, lhcb_narrow, 0, 2, 0);
+	add_case(su, lhcb_narrow, 0, 4, 0);
 	add_case(su, aggregation_nodes, 0, 30, 0);
 	add_case(su, parallel_cables_any_lmc, 0, 40, 0);
 	add_case(su, real_lab_lids, 0, 1, 0);
