@@ -429,10 +429,48 @@ static uint32_t unplaned(const struct fors_schedule *s, uint32_t m0)
 }
 
 /*
- * The planes of s (which may take its transfers: routing/assign.h); kept
- * in *best (with its info) when it has fewer phases.
- * A searched schedule that cannot have fewer is not assigned at all, and
- * the assignment gives up once its splits take away the chance.
+ * pl compacted (schedule/compact.h) where fors compacts, over the base
+ * map and with no leaves apart: its transfers keep their planes, so its
+ * phases may be any partition that shares no host or cable, and
+ * Algorithm 1's m0 - f where it is Algorithm 1's. The phases it took off
+ * into *off.
+ */
+static int compacted(struct fors_route *r, struct fors_schedule *pl,
+		     uint32_t *off, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	int16_t *cable;
+	struct fors_pack_params pk = { fb->q, NULL, NULL,
+				       fors_schedule_is_cyclic(pl) ? 0 :
+				       fb->m0 - fb->f, 0 };
+	uint32_t n = pl->nphases;
+	int e = FORS_ENOMEM;
+
+	*off = 0;
+	if (!r->base || fb->apart)
+		return 0;
+	cable = plane_cables(fb);
+	pk.cable = cable;
+	if (cable)
+		e = fors_schedule_compact(pl, &pk);
+	free(cable);
+	if (e)
+		fors_error_set(err, "out of memory");
+	*off = n - pl->nphases;
+	return e;
+}
+
+/*
+ * The planes of s (which may take its transfers: routing/assign.h),
+ * compacted; kept in *best (with its info) when it has fewer phases, the
+ * phases compaction took off leaving the split first. Compacting every
+ * candidate, not only the one chosen, takes the LHCb fabric at LMC 0 to
+ * T*_L after one and two cuts on a leaf (341 and 345 phases when only
+ * the chosen one was compacted). A searched schedule that cannot have
+ * fewer phases than the best had before its compaction (r->raw) is not
+ * assigned at all, and the assignment gives up once its splits take away
+ * the chance: held against the best compacted, later tries were cut off
+ * that compact shorter.
  */
 static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 		     struct fors_schedule *s, uint32_t added,
@@ -441,21 +479,26 @@ static int candidate(struct fors_route *r, const struct fors_route_opts *o,
 {
 	struct fors_offmap *om = r->om;	/* the best's offset map */
 	struct fors_schedule *pl = NULL;
+	uint32_t off = 0, most = *best ? r->raw : 0;
 	int e;
 
-	if (*best && (s->nphases >= (*best)->nphases ||
+	if (*best && (s->nphases >= most ||
 		      (fors_schedule_is_cyclic(s) && !r->fb->apart &&
-		       s->nphases + unplaned(s, r->fb->m0) >= (*best)->nphases)))
+		       s->nphases + unplaned(s, r->fb->m0) >= most)))
 		return 0;
 	r->om = NULL;
-	r->assign.split_cap = *best ? (*best)->nphases - s->nphases : 0;
+	r->assign.split_cap = *best ? most - s->nphases : 0;
 	e = planes(r, o, s, &pl, err);
+	if (!e)
+		e = compacted(r, pl, &off, err);
 	if (!e && (!*best || pl->nphases < (*best)->nphases)) {
 		fors_schedule_free(*best);
 		fors_offmap_free(om);
 		*best = pl;
+		r->raw = pl->nphases + off;
 		*info = r->assign;
 		info->split += added;
+		info->split -= off < info->split ? off : info->split;
 		return 0;
 	}
 	fors_schedule_free(pl);
@@ -608,34 +651,6 @@ static int again(struct fors_route *r, const struct fors_route_opts *o,
 	return e == FORS_ELIMIT ? 0 : e;
 }
 
-/*
- * The chosen schedule over the base map, compacted (schedule/compact.h):
- * its transfers keep their planes, so its phases may be any partition
- * that shares no host or cable, and Algorithm 1's m0 - f where it is
- * Algorithm 1's. Only the chosen one: each try costs a third of a second
- * on the LHCb fabric. The phases it takes off leave the split first.
- */
-static int compacted(struct fors_route *r, struct fors_schedule *pl,
-		     struct fors_assign_info *info, struct fors_error *err)
-{
-	const struct fors_fabric *fb = r->fb;
-	int16_t *cable = plane_cables(fb);
-	struct fors_pack_params pk = { fb->q, cable, NULL,
-				       fors_schedule_is_cyclic(pl) ? 0 :
-				       fb->m0 - fb->f, 0 };
-	uint32_t n = pl->nphases;
-	int e = FORS_ENOMEM;
-
-	if (cable)
-		e = fors_schedule_compact(pl, &pk);
-	free(cable);
-	if (e)
-		fors_error_set(err, "out of memory");
-	n -= pl->nphases;
-	info->split -= n < info->split ? n : info->split;
-	return e;
-}
-
 /* Whether the best so far is missing or above the bound. */
 static int above(const struct fors_route *r, const struct fors_schedule *pl)
 {
@@ -661,12 +676,11 @@ static int packed_compacted(struct fors_route *r,
 	struct fors_offmap *om = r->om;	/* the best's offset map */
 	struct fors_schedule *alt = NULL;
 	struct fors_assign_info ai = { 0 };
+	uint32_t raw = r->raw;
 	int e;
 
 	r->om = NULL;
 	e = again(r, o, 1, &alt, &ai, err);
-	if (!e && alt)
-		e = compacted(r, alt, &ai, err);
 	if (!e && alt && alt->nphases < (*pl)->nphases) {
 		fors_schedule_free(*pl);
 		fors_offmap_free(om);
@@ -677,19 +691,16 @@ static int packed_compacted(struct fors_route *r,
 	fors_schedule_free(alt);
 	fors_offmap_free(r->om);
 	r->om = om;
+	r->raw = raw;
 	return e == FORS_ENOMEM ? e : 0;
 }
 
 /*
- * The chosen schedule *pl, with try set (above LMC 0, with the base map)
- * and while it is above the bound, held against again()'s with the base
- * planes in the lists, and compacted; then, more than 1% above the
- * bound, against the packed try compacted (packed_compacted). The best
- * was once compacted before the first try too, and the packed try held
- * uncompacted against it; since the tabu search neither changes a phase
- * on the LHCb and FT(2;20,18) scenarios at LMC 1 and 2, nor the packed
- * try uncompacted one on check_route's fabrics with leaves apart, where
- * fors does not compact.
+ * The chosen schedule *pl (compacted, as every candidate), with try set
+ * (above LMC 0, with the base map) and while it is above the bound, held
+ * against again()'s with the base planes in the lists; then, more than
+ * 1% above the bound, against the packed try, compacted before it is
+ * compared (packed_compacted) as every candidate is.
  */
 static int finished(struct fors_route *r, const struct fors_route_opts *o,
 		    int try, struct fors_schedule **pl,
@@ -699,8 +710,6 @@ static int finished(struct fors_route *r, const struct fors_route_opts *o,
 
 	if (try && above(r, *pl))
 		e = again(r, o, 0, pl, info, err);
-	if (!e && *pl && squeeze)
-		e = compacted(r, *pl, info, err);
 	if (!e && try && squeeze && *pl &&
 	    (uint64_t)(*pl)->nphases * 100 > (uint64_t)r->usable.t * 101)
 		e = packed_compacted(r, o, pl, info, err);

@@ -27,6 +27,8 @@ struct fors_route {
 	uint32_t bound_map;	/* at LMC 0 with the base map: the fewest
 				   phases over its routes alone
 				   (fors_map_bound), else 0 */
+	uint32_t raw;		/* while routing: the best candidate's phases
+				   before compaction (route.c, candidate) */
 	uint32_t bound_lmc;	/* with fewer LID offsets than planes, T*_L:
 				   no schedule over that many routes per
 				   (leaf, host) pair has fewer phases, at

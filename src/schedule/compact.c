@@ -15,7 +15,7 @@
  * displaces the fewest, those it displaces into the pool, barred from
  * going back for a while. The chains are quick where phases are half
  * empty; the search reaches the phases they cannot (the LHCb fabric at
- * LMC 0 after one cut: 356 phases with chains, 341 with both, its bound
+ * LMC 0 after one cut: 356 phases with chains, 340 with both, its bound
  * 340). Phases are a set: nothing else about the schedule depends on
  * which transfers share one.
  */
