@@ -428,12 +428,17 @@ static uint32_t unplaned(const struct fors_schedule *s, uint32_t m0)
 	return n;
 }
 
+/* Whether fors compacts: over the base map, with no leaves apart. */
+static int compacts(const struct fors_route *r)
+{
+	return r->base && !r->fb->apart;
+}
+
 /*
- * pl compacted (schedule/compact.h) where fors compacts, over the base
- * map and with no leaves apart: its transfers keep their planes, so its
- * phases may be any partition that shares no host or cable, and
- * Algorithm 1's m0 - f where it is Algorithm 1's. The phases it took off
- * into *off.
+ * pl compacted (schedule/compact.h) where fors compacts (compacts()):
+ * its transfers keep their planes, so its phases may be any partition
+ * that shares no host or cable, and Algorithm 1's m0 - f where it is
+ * Algorithm 1's. The phases it took off into *off.
  */
 static int compacted(struct fors_route *r, struct fors_schedule *pl,
 		     uint32_t *off, struct fors_error *err)
@@ -447,7 +452,7 @@ static int compacted(struct fors_route *r, struct fors_schedule *pl,
 	int e = FORS_ENOMEM;
 
 	*off = 0;
-	if (!r->base || fb->apart)
+	if (!compacts(r))
 		return 0;
 	cable = plane_cables(fb);
 	pk.cable = cable;
@@ -706,11 +711,11 @@ static int finished(struct fors_route *r, const struct fors_route_opts *o,
 		    int try, struct fors_schedule **pl,
 		    struct fors_assign_info *info, struct fors_error *err)
 {
-	int squeeze = r->base && !r->fb->apart, e = 0;
+	int e = 0;
 
 	if (try && above(r, *pl))
 		e = again(r, o, 0, pl, info, err);
-	if (!e && try && squeeze && *pl &&
+	if (!e && try && compacts(r) && *pl &&
 	    (uint64_t)(*pl)->nphases * 100 > (uint64_t)r->usable.t * 101)
 		e = packed_compacted(r, o, pl, info, err);
 	return e;

@@ -290,9 +290,8 @@ static int holders(const struct compactor *c, uint32_t i, uint32_t a,
  */
 static void score(struct compactor *c, const size_t *m, int n)
 {
-	const int32_t *a = c->occ + m[0] * c->n, *b = c->occ + m[1] * c->n;
-	const int32_t *d = c->occ + m[n - 2] * c->n;
-	const int32_t *e = c->occ + m[n - 1] * c->n;
+	const int32_t *a = cell(c, 0, m[0]), *b = cell(c, 0, m[1]);
+	const int32_t *d = cell(c, 0, m[n - 2]), *e = cell(c, 0, m[n - 1]);
 	uint32_t p;
 
 	for (p = 0; p < c->n; p++)
@@ -364,17 +363,25 @@ static void move(struct compactor *c)
 	put(c, i, a, 1);
 }
 
-/* Every transfer back in the phase it held before the squeeze. */
-static void restore(struct compactor *c)
+/* The table, leaf counts and phase counts laid out from c->ph alone. */
+static void fill(struct compactor *c)
 {
-	uint32_t p, *cnt = c->saved + c->s->nxfers;
 	size_t i;
 
 	memset(c->occ, 0xff, sizeof(int32_t) * c->n * c->row);
 	memset(c->leaf, 0, sizeof(uint16_t) * c->n * 2 * c->m1);
 	memset(c->cnt, 0, sizeof(uint32_t) * c->n);
 	for (i = 0; i < c->s->nxfers; i++)
-		put(c, (uint32_t)i, c->saved[i], 1);
+		put(c, (uint32_t)i, c->ph[i], 1);
+}
+
+/* Every transfer back in the phase it held before the squeeze. */
+static void restore(struct compactor *c)
+{
+	uint32_t p, *cnt = c->saved + c->s->nxfers;
+
+	memcpy(c->ph, c->saved, sizeof(uint32_t) * c->s->nxfers);
+	fill(c);
 	for (p = 0; p < c->n; p++)
 		c->cnt[p] = cnt[p] == GONE ? GONE : c->cnt[p];
 	c->npool = 0;
@@ -480,10 +487,10 @@ static int setup(struct compactor *c)
 	if (!c->occ || !c->ph || !c->cnt || !c->leaf ||
 	    !c->pool || !c->left || !c->until || !c->saved || !c->score)
 		return FORS_ENOMEM;
-	memset(c->occ, 0xff, sizeof(int32_t) * c->n * c->row);
 	for (p = 0; p < c->n; p++)
 		for (i = s->start[p]; i < s->start[p + 1]; i++)
-			put(c, (uint32_t)i, p, 1);
+			c->ph[i] = p;
+	fill(c);
 	return 0;
 }
 
