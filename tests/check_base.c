@@ -333,18 +333,6 @@ START_TEST(healthy_shift_is_whole)
 }
 END_TEST
 
-/* The LHCb fabric's 326 hosts (slots 18 and 19 empty but on leaf 0). */
-static struct fors_topology *lhcb(const uint8_t *failed, const uint8_t *dead)
-{
-	static uint8_t absent[360];
-	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, failed, dead, 0, 0 };
-	uint32_t i;
-
-	for (i = 20; i < 360; i++)
-		absent[i] = i % 20 >= 18;
-	return gen_topology(&g);
-}
-
 /*
  * 0.98 of what real OpenSM's updn gives the shift on the LHCb fabric with
  * three cuts on each of three leaves (0.5175, doc/comparison.md), the one
@@ -381,7 +369,8 @@ START_TEST(lhcb_base_lids)
 	for (i = 0; i < (uint32_t)dead_n[_i]; i++)
 		dead[i < 2 ? i : i + 2] = 1;
 	for (i = 0; i < 2; i++) {
-		struct fors_topology *live = lhcb(failed, dead), *ref = lhcb(NULL, NULL);
+		struct fors_topology *live = lhcb_topology(failed, dead),
+			*ref = lhcb_topology(NULL, NULL);
 		struct fors_route *r;
 		double worst[2] = { 2, 2 };
 		char what[64];

@@ -96,22 +96,18 @@ static const uint32_t lhcb_bound[] = { 325, 340, 360, 325, 340, 360, 340,
 
 START_TEST(lhcb_326_at_bound)
 {
-	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 }, absent[360] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, failed, dead, 0, 0 };
-	struct fors_netgen h = { 20, 18, 20, 1, absent, 0, NULL, NULL, 0, 0 };
+	uint8_t failed[18 * 20] = { 0 }, dead[20] = { 0 };
 	const struct scenario *sc = _i < 8 ? &paper[_i] : NULL;
 	struct fors_topology *live, *ref;
 	struct fors_route *r;
 	uint32_t i;
 
-	for (i = 20; i < 360; i++)
-		absent[i] = i % 20 >= 18;
 	for (i = 0; sc && i < sc->ncuts; i++)
 		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
 	for (i = 0; sc && i < sc->ndead; i++)
 		dead[sc->dead[i] - 18] = 1;
-	live = gen_topology(&g);
-	ref = gen_topology(&h);
+	live = lhcb_topology(failed, dead);
+	ref = lhcb_topology(NULL, NULL);
 	r = route_ok(live, ref, 5, sc ? sc->name : "healthy");
 	ck_assert_uint_eq(r->fb->nhosts, 326);
 	ck_assert_uint_eq(r->bound.t, lhcb_bound[_i]);
@@ -151,9 +147,7 @@ static int alg1_source(void *ctx, const struct fors_fabric *fb,
  */
 START_TEST(ilp_cache_and_cyclic)
 {
-	uint8_t failed[18 * 20] = { 0 }, absent[360] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, failed, NULL, 0, 0 };
-	struct fors_netgen h = { 20, 18, 20, 1, absent, 0, NULL, NULL, 0, 0 };
+	uint8_t failed[18 * 20] = { 0 };
 	const struct scenario *sc = &paper[5];
 	int calls = 0;
 	struct fors_planes_source src = { alg1_source, &calls };
@@ -163,12 +157,10 @@ START_TEST(ilp_cache_and_cyclic)
 	struct fors_error err;
 	uint32_t i;
 
-	for (i = 20; i < 360; i++)
-		absent[i] = i % 20 >= 18;
 	for (i = 0; i < sc->ncuts; i++)
 		failed[sc->cuts[i][0] * 20 + sc->cuts[i][1] - 18] = 1;
-	live = gen_topology(&g);
-	ref = gen_topology(&h);
+	live = lhcb_topology(failed, NULL);
+	ref = lhcb_topology(NULL, NULL);
 	ck_assert_int_eq(fors_route_compute(live, ref, &o, &r, &err), 0);
 	ck_assert_uint_eq(r->s->nphases, 360);
 	ck_assert_uint_eq(r->assign.split, 0);
@@ -281,22 +273,17 @@ static const struct {
 
 START_TEST(lhcb_narrow)
 {
-	uint8_t dead[20] = { 0 }, absent[360] = { 0 }, failed[360] = { 0 };
-	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, failed, dead, 0, 0 };
-	struct fors_netgen h = { 20, 18, 20, 1, absent, 0, NULL, NULL, 0, 0 };
+	uint8_t dead[20] = { 0 }, failed[360] = { 0 };
 	struct fors_topology *live, *ref;
 	struct fors_route *r;
-	uint32_t i;
 
-	for (i = 20; i < 360; i++)
-		absent[i] = i % 20 >= 18;
 	failed[7] = lhcb_narrow_cases[_i].cut == 1;
 	failed[0] = failed[5 * 20 + 1] = failed[11 * 20 + 2] =
 		lhcb_narrow_cases[_i].cut == 3;
 	dead[0] = dead[1] = lhcb_narrow_cases[_i].dead >= 2;
 	dead[4] = dead[5] = lhcb_narrow_cases[_i].dead == 4;
-	live = gen_topology(&g);
-	ref = gen_topology(&h);
+	live = lhcb_topology(failed, dead);
+	ref = lhcb_topology(NULL, NULL);
 	r = route_ok(live, ref, lhcb_narrow_cases[_i].lmc,
 		     lhcb_narrow_cases[_i].name);
 	ck_assert_uint_ge(r->s->nphases, r->bound_map);

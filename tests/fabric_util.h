@@ -44,6 +44,23 @@ static inline struct fors_topology *gen_topology(const struct fors_netgen *g)
 	return reparse(write_net, g);
 }
 
+/*
+ * The LHCb fabric FT(2;20,18) with its 326 hosts (slots 18 and 19 empty
+ * but on leaf 0), failed[leaf * 20 + spine] cut and dead spines gone
+ * (either may be NULL).
+ */
+static inline struct fors_topology *lhcb_topology(const uint8_t *failed,
+						  const uint8_t *dead)
+{
+	uint8_t absent[360] = { 0 };
+	struct fors_netgen g = { 20, 18, 20, 1, absent, 0, failed, dead, 0, 0 };
+	uint32_t i;
+
+	for (i = 20; i < 360; i++)
+		absent[i] = i % 20 >= 18;
+	return gen_topology(&g);
+}
+
 static inline struct fors_topology *text_topology(const char *text)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
