@@ -251,18 +251,23 @@ static void shares(struct bm *b)
 }
 
 /*
- * Transfers route l -> h through p would put p's cable down past b->cap.
- * Only down: each leaf's cables up are balanced by the count of routes
- * (rank()), and a cap there too takes from the shift on small fabrics
- * what it gives the exchange.
+ * Transfers route l -> h through p would put p's cable down past b->cap,
+ * and with in->cap_up l's cable up. Down always; up only as a candidate:
+ * each leaf's cables up are balanced by the count of routes (rank()), and
+ * a cap there too takes from the shift on some fabrics (small ones, cuts
+ * on three leaves) what it gives the exchange, so route.c weighs it.
  */
 static uint32_t excess(const struct bm *b, uint32_t l, uint32_t h, uint32_t p)
 {
 	const struct fors_fabric *fb = b->fb;
-	uint32_t lh = leaf_of(fb, h), c = b->cap - b->hl[l];
+	uint32_t lh = leaf_of(fb, h), c = b->cap - b->hl[l], e;
 	uint32_t d = b->dnt[lh * fb->q + (uint32_t)fors_plane_cable(fb, lh, p)];
+	uint32_t u = b->up[l * fb->q + (uint32_t)fors_plane_cable(fb, l, p)];
 
-	return d <= c ? 0 : d - c < 4095 ? d - c : 4095;
+	e = d <= c ? 0 : d - c;
+	if (b->in->cap_up && (u + 1) * b->hl[l] > b->cap)
+		e += (u + 1) * b->hl[l] - b->cap;
+	return e < 4095 ? e : 4095;
 }
 
 /*

@@ -54,6 +54,9 @@ struct fors_basemap_in {
 				   the spine a sibling takes from that leaf) */
 	enum fors_spread spread;	/* which hosts sharing a nominal plane
 					   get fallbacks */
+	int cap_up;		/* also no fallback past what some cable up
+				   must carry (a candidate for the
+				   exchange's bound, route.c) */
 };
 
 /*

@@ -237,7 +237,7 @@ static int base_maps(struct lft_build *b)
 	const struct fors_fabric *fb = b->fb;
 	uint32_t j, h, *nom = malloc(sizeof(uint32_t) * (fb->nhosts + 1));
 	struct fors_basemap_in in = { fb, nom, b->group, b->next,
-				      FORS_SPREAD_NONE };
+				      FORS_SPREAD_NONE, 0 };
 	int r = 0;
 
 	b->base = malloc(sizeof(uint16_t) * ((size_t)nlids(b->lf) * fb->m1 *

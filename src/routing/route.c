@@ -869,28 +869,36 @@ static int cost_of(const struct fors_route *r, const struct fors_nominal *nom,
 }
 
 /*
- * Candidate c of choose_map() into alt: the base map with every
- * leaf's shared hosts spread (c 0), the map turned with each leaf's first
- * host (1), or with the leaves in c runs (fors_basemap_turned).
+ * Candidate c of choose_map() into alt: the base map with its fallbacks
+ * capped up as well as down (c 0), with every leaf's shared hosts spread
+ * (1), the map turned with each leaf's first host (2), or with the leaves
+ * in c - 1 runs (fors_basemap_turned).
  */
 static int map_candidate(const struct fors_fabric *fb,
 			 const struct fors_basemap_in *in, uint32_t c,
 			 uint16_t *alt)
 {
-	struct fors_basemap_in all = *in;
+	struct fors_basemap_in alike = *in;
 
-	all.spread = FORS_SPREAD_ALL;
-	if (c)
-		fors_basemap_turned(fb, c == 1 ? 0 : c, alt);
-	return c ? 0 : fors_basemap_build(&all, alt);
+	alike.cap_up = !c;
+	alike.spread = c ? FORS_SPREAD_ALL : in->spread;
+	if (c > 1)
+		fors_basemap_turned(fb, c == 2 ? 0 : c - 1, alt);
+	return c > 1 ? 0 : fors_basemap_build(&alike, alt);
+}
+
+/* c gives the shift pct% of m's throughput or more. */
+static int shifts(const struct map_cost *c, const struct map_cost *m,
+		  uint64_t pct)
+{
+	return pct * c->shift <= 100 * m->shift;
 }
 
 /* c serves the other jobs at pct% of m's throughput or more. */
 static int serves(const struct map_cost *c, const struct map_cost *m,
 		  uint64_t pct)
 {
-	return pct * c->shift <= 100 * m->shift &&
-	       pct * c->perms <= 100 * m->perms;
+	return shifts(c, m, pct) && pct * c->perms <= 100 * m->perms;
 }
 
 /* The maps choose_map() weighs, and the one it holds. */
@@ -907,14 +915,21 @@ struct map_pick {
  * ports on one spine than the base map, and for everyone parity with
  * minhop's (0.98 of its shift and permutations) and within 1% of the map
  * chosen first or 0.99 of minhop's; for the phases within 1% of the base
- * map.
+ * map. The map capped up (capped) keeps the shift within 1% of the first
+ * map, not only of minhop's: its cap overrides the fallback rules that
+ * serve the shift, and after cuts on three leaves OpenSM's updn gives the
+ * shift 0.5175 where minhop gives 0.470 and the base map 0.510 (the sixth
+ * rule, doc/routing.md), the map capped up 0.501.
  */
-static int may_replace(const struct map_pick *p, const struct map_cost *c)
+static int may_replace(const struct map_pick *p, const struct map_cost *c,
+		       int capped)
 {
 	if (c->bound >= p->best.bound || c->together > p->base.together)
 		return 0;
 	if (p->phases)
 		return serves(c, &p->base, 99);
+	if (capped && !shifts(c, &p->first, 99))
+		return 0;
 	return serves(c, &p->mh, 98) &&
 	       (serves(c, &p->first, 99) || serves(c, &p->mh, 99));
 }
@@ -961,7 +976,7 @@ static int choose_map(struct fors_route *r, const struct fors_basemap_in *in,
 	struct map_pick p = { .phases = phases };
 	struct map_cost c;
 	uint16_t *alt;
-	uint32_t k, last = fb->m1 < fb->q ? fb->m1 : fb->q;
+	uint32_t k, last = (fb->m1 < fb->q ? fb->m1 : fb->q) + 1;
 	int e;
 
 	if (fb->nhosts > FORS_LEASTUSED_HOSTS)
@@ -975,7 +990,7 @@ static int choose_map(struct fors_route *r, const struct fors_basemap_in *in,
 		e = map_candidate(fb, in, k, alt);
 		if (!e)
 			e = cost_of(r, nom, alt, &c);
-		if (e || !may_replace(&p, &c))
+		if (e || !may_replace(&p, &c, !k))
 			continue;
 		memcpy(map, alt, sizeof(uint16_t) * n);
 		p.best = c;
@@ -1009,7 +1024,7 @@ static int base_map(struct fors_route *r, const struct fors_route_opts *o,
 				    ((size_t)fb->m1 * fb->nhosts + 1));
 	if (r->base) {
 		in = (struct fors_basemap_in){ fb, nom.designated, nom.group,
-					       nom.next, FORS_SPREAD_CUT };
+					       nom.next, FORS_SPREAD_CUT, 0 };
 		e = fors_basemap_build(&in, r->base);
 		if (!e)
 			e = choose_map(r, &in, &nom, r->base, floor,
@@ -1054,7 +1069,7 @@ static int wide_map(struct fors_route *r, const struct fors_route_opts *o,
 		held = malloc(sizeof(uint16_t) * (2 * n + 1));
 	if (held) {
 		in = (struct fors_basemap_in){ fb, nom.designated, nom.group,
-					       nom.next, FORS_SPREAD_NONE };
+					       nom.next, FORS_SPREAD_NONE, 0 };
 		e = fors_basemap_build(&in, held);
 		if (!e) {
 			memcpy(held + n, held, sizeof(uint16_t) * n);
