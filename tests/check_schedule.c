@@ -644,16 +644,29 @@ START_TEST(planes_random)
 }
 END_TEST
 
+/* 1 when plane pl is one of alts' for leaf ls to host slot d. */
+static int among(const struct fors_compact_alts *alts, uint32_t all,
+		 uint32_t ls, uint32_t d, int32_t pl)
+{
+	uint32_t j;
+
+	for (j = 0; j < alts->k; j++)
+		if (alts->plane[((size_t)ls * all + d) * alts->k + j] == pl)
+			return 1;
+	return 0;
+}
+
 /*
  * What fors_schedule_pack and fors_schedule_compact promise, checked
  * from the schedule alone: every pair once, each host once a phase, each
- * inter-leaf transfer on its fixed plane, no cable twice in a phase (up at
- * the source's leaf, down at the destination's, as cable[] maps planes),
- * no leaf over the cap.
+ * inter-leaf transfer on its fixed plane (with alts, on one of its
+ * pair's), no cable twice in a phase (up at the source's leaf, down at
+ * the destination's, as cable[] maps planes), no leaf over the cap.
  */
-static void pack_holds(const struct fors_schedule *in,
+static void holds_with(const struct fors_schedule *in,
 		       const struct fors_schedule *s,
-		       const struct fors_pack_params *pp)
+		       const struct fors_pack_params *pp,
+		       const struct fors_compact_alts *alts)
 {
 	uint32_t all = s->m0 * s->m1, m1 = s->m1, q = pp->q, p;
 	uint8_t *pair = calloc((size_t)all * all, 1);
@@ -683,7 +696,10 @@ static void pack_holds(const struct fors_schedule *in,
 				ck_assert_int_eq(pl, -1);
 				continue;
 			}
-			ck_assert_int_eq(pl, pp->fixed[(size_t)ls * all + x->dst]);
+			if (alts)
+				ck_assert(among(alts, all, ls, x->dst, pl));
+			else
+				ck_assert_int_eq(pl, pp->fixed[(size_t)ls * all + x->dst]);
 			ck_assert(!up[ls * q + (uint32_t)pp->cable[ls * q + (uint32_t)pl]]++);
 			ck_assert(!dn[ld * q + (uint32_t)pp->cable[ld * q + (uint32_t)pl]]++);
 			ck_assert(!pp->leaf_cap || (++out[ls] <= pp->leaf_cap &&
@@ -697,6 +713,14 @@ static void pack_holds(const struct fors_schedule *in,
 	free(dn);
 	free(out);
 	free(inl);
+}
+
+/* holds_with() on the fixed planes alone. */
+static void pack_holds(const struct fors_schedule *in,
+		       const struct fors_schedule *s,
+		       const struct fors_pack_params *pp)
+{
+	holds_with(in, s, pp, NULL);
 }
 
 /* The phases of s that share no cable over the fixed planes. */
@@ -727,6 +751,31 @@ static uint8_t *clean_phases(const struct fors_schedule *s,
 }
 
 /*
+ * Random cables (each leaf's plane x on cable x, a fifth of them but the
+ * first cut) and, for each leaf and host slot of another leaf, k random
+ * planes alive at both ends into fixed[(l * all + h) * k + j].
+ */
+static void random_fixed(uint32_t m0, uint32_t m1, uint32_t q, uint32_t k,
+			 int16_t *cable, int16_t *fixed)
+{
+	uint32_t all = m0 * m1, l, h, x, j;
+
+	for (l = 0; l < m1; l++)
+		for (x = 0; x < q; x++)
+			cable[l * q + x] = x && rnd() % 5 == 0 ? -1 : (int16_t)x;
+	for (l = 0; l < m1; l++)
+		for (h = 0; h < all; h++)
+			for (j = 0; j < k; j++) {
+				do
+					x = rnd() % q;
+				while (cable[l * q + x] < 0 ||
+				       cable[h / m0 * q + x] < 0);
+				fixed[(l * all + h) * k + j] = h / m0 == l ?
+					FORS_NO_PLANE : (int16_t)x;
+			}
+}
+
+/*
  * Algorithm 1's schedules of random shapes over random fixed planes (each
  * leaf's routes to a host on one of the planes alive at both ends), every
  * other one with a reduction of 1 and its leaves capped at m0 - 1: packed,
@@ -741,7 +790,7 @@ START_TEST(pack_random)
 	test_rng = 0x9ac4edu + (uint64_t)_i;
 	for (trial = 0; trial < 30; trial++) {
 		uint32_t m0 = 2 + rnd() % 5, m1 = 2 + rnd() % 4, q = m0 + rnd() % 2;
-		uint32_t all = m0 * m1, l, h, p, x;
+		uint32_t all = m0 * m1, p;
 		int16_t *cable = malloc(sizeof(int16_t) * m1 * q);
 		int16_t *fixed = malloc(sizeof(int16_t) * m1 * all);
 		uint32_t f = trial % 2;
@@ -752,18 +801,7 @@ START_TEST(pack_random)
 		size_t i;
 
 		ck_assert(cable && fixed);
-		for (l = 0; l < m1; l++)
-			for (x = 0; x < q; x++)
-				cable[l * q + x] = x && rnd() % 5 == 0 ? -1 : (int16_t)x;
-		for (l = 0; l < m1; l++)
-			for (h = 0; h < all; h++) {
-				do
-					x = rnd() % q;
-				while (cable[l * q + x] < 0 ||
-				       cable[h / m0 * q + x] < 0);
-				fixed[l * all + h] = h / m0 == l ? FORS_NO_PLANE :
-						     (int16_t)x;
-			}
+		random_fixed(m0, m1, q, 1, cable, fixed);
 		s = build(m0, m1, f, NULL);
 		clean = clean_phases(s, &pp);
 		ck_assert_int_eq(fors_schedule_pack(s, &pp, &err), 0);
@@ -777,7 +815,7 @@ START_TEST(pack_random)
 						  in->xfers[in->start[p] + i].dst);
 		grew += s->nphases > in->nphases;
 		p = s->nphases;
-		ck_assert_int_eq(fors_schedule_compact(s, &pp), 0);
+		ck_assert_int_eq(fors_schedule_compact(s, &pp, NULL), 0);
 		pack_holds(in, s, &pp);
 		ck_assert_uint_le(s->nphases, p);
 		shrank += s->nphases < p;
@@ -791,6 +829,56 @@ START_TEST(pack_random)
 		_i, grew, shrank);
 	ck_assert_int_gt(grew, 0);
 	ck_assert_int_gt(shrank, 0);
+}
+END_TEST
+
+/*
+ * The same shapes with k = 2 or 4 planes per (leaf, host) pair, the first
+ * the fixed one: packed over the fixed planes, then compacted twice, with
+ * the other planes as alternatives and without. With them every promise
+ * holds but the plane, which is one of the pair's; and in all they take
+ * fewer phases than without, which can only keep each transfer's plane.
+ */
+START_TEST(compact_alternatives)
+{
+	uint32_t trial, with = 0, without = 0;
+
+	test_rng = 0xa17e5u + (uint64_t)_i;
+	for (trial = 0; trial < 30; trial++) {
+		uint32_t m0 = 2 + rnd() % 5, m1 = 2 + rnd() % 4, q = m0 + rnd() % 2;
+		uint32_t all = m0 * m1, k = 2 << (trial % 2), i, f = trial % 3 == 0;
+		int16_t *cable = malloc(sizeof(int16_t) * m1 * q);
+		int16_t *alt = malloc(sizeof(int16_t) * m1 * all * k);
+		int16_t *fixed = malloc(sizeof(int16_t) * m1 * all);
+		struct fors_pack_params pp = { q, cable, fixed, f ? m0 - f : 0, 0 };
+		struct fors_compact_alts alts = { k, alt };
+		struct fors_schedule *in = build(m0, m1, f, NULL), *a, *b;
+		struct fors_error err;
+
+		ck_assert(cable && alt && fixed);
+		random_fixed(m0, m1, q, k, cable, alt);
+		for (i = 0; i < m1 * all; i++)
+			fixed[i] = alt[(size_t)i * k];
+		a = build(m0, m1, f, NULL);
+		b = build(m0, m1, f, NULL);
+		ck_assert_int_eq(fors_schedule_pack(a, &pp, &err), 0);
+		ck_assert_int_eq(fors_schedule_pack(b, &pp, &err), 0);
+		ck_assert_int_eq(fors_schedule_compact(a, &pp, &alts), 0);
+		ck_assert_int_eq(fors_schedule_compact(b, &pp, NULL), 0);
+		holds_with(in, a, &pp, &alts);
+		pack_holds(in, b, &pp);
+		with += a->nphases;
+		without += b->nphases;
+		free(cable);
+		free(alt);
+		free(fixed);
+		fors_schedule_free(in);
+		fors_schedule_free(a);
+		fors_schedule_free(b);
+	}
+	fprintf(stderr, "compact_alternatives %d: %u phases with, %u without\n",
+		_i, with, without);
+	ck_assert_uint_lt(with, without);
 }
 END_TEST
 
@@ -829,6 +917,7 @@ static Suite *suite(void)
 	add_case(su, planes_kempe_swap, 0, 1, 0);
 	add_case(su, planes_random, 0, 1, 0);
 	add_case(su, pack_random, 0, 2, 0);
+	add_case(su, compact_alternatives, 0, 2, 0);
 	add_case(su, pack_refuses_no_plane, 0, 1, 0);
 	add_case(su, sweep, 2, 25, 0);
 	add_case(su, paper_topologies, 0, 5, 0);

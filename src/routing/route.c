@@ -434,11 +434,128 @@ static int compacts(const struct fors_route *r)
 	return r->base && !r->fb->apart;
 }
 
+/* 1 when pair i of om (leaf * nhosts + host) has plane p at an offset. */
+static int has_plane(const struct fors_offmap *om, size_t i, int16_t p)
+{
+	uint32_t j;
+
+	for (j = 0; j < om->k; j++)
+		if (om->plane[i * om->k + j] == p)
+			return 1;
+	return 0;
+}
+
+/*
+ * Offset j of every (leaf, host) that r->om leaves to the tables (-1)
+ * given the plane the tables route it through, where the pair has it at
+ * no other offset: offset j's own base map, nominal plane designated + j
+ * (lft.c, route_plane), so the tables stay as they were. nom: the
+ * nominal planes. 0, or FORS_ENOMEM.
+ */
+static int own_offsets(struct fors_route *r, const struct fors_nominal *nom)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_offmap *om = r->om;
+	size_t n = (size_t)fb->m1 * fb->nhosts, i;
+	uint16_t *map = malloc(sizeof(uint16_t) * (n + 1));
+	uint32_t *des = malloc(sizeof(uint32_t) * (fb->nhosts + 1)), j, h;
+	struct fors_basemap_in in = { fb, des, nom->group, nom->next,
+				      FORS_SPREAD_NONE, 0 };
+	int e = map && des ? 0 : FORS_ENOMEM;
+
+	for (j = 1; !e && j < om->k; j++) {
+		for (h = 0; h < fb->nhosts; h++)
+			des[h] = (nom->designated[h] + j) % fb->q;
+		e = fors_basemap_build(&in, map);
+		for (i = 0; !e && i < n; i++)
+			if (om->plane[i * om->k + j] < 0 &&
+			    map[i] != FORS_BASEMAP_NONE &&
+			    !has_plane(om, i, (int16_t)map[i]))
+				om->plane[i * om->k + j] = (int16_t)map[i];
+	}
+	free(map);
+	free(des);
+	return e;
+}
+
+/*
+ * Every offset above 0 of r->om that no transfer of s takes back to the
+ * tables (-1): the offset map lists what the phases use (routing/
+ * assign.h), and compaction may have moved a pair's transfers off one.
+ * 0, or FORS_ENOMEM.
+ */
+static int drop_unused(struct fors_route *r, const struct fors_schedule *s)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_offmap *om = r->om;
+	size_t n = (size_t)fb->m1 * fb->nhosts * om->k, i;
+	uint8_t *used = calloc(n + 1, 1);
+	uint32_t l, h;
+	int j;
+
+	if (!used)
+		return FORS_ENOMEM;
+	for (i = 0; i < s->nxfers; i++) {
+		l = s->xfers[i].src / fb->m0;
+		h = (uint32_t)fb->host_at[s->xfers[i].dst];
+		j = fors_offmap_offset(om, l, h, fors_xfer_plane(&s->xfers[i]));
+		if (j > 0)
+			used[((size_t)l * fb->nhosts + h) * om->k + (uint32_t)j] = 1;
+	}
+	for (i = 0; i < n; i++)
+		if (i % om->k && !used[i])
+			om->plane[i] = -1;
+	free(used);
+	return 0;
+}
+
+/*
+ * With several offsets per host (r->om, 2^LMC of them), the planes of
+ * every (leaf, host) pair's offsets by slot into a->plane, for
+ * compaction to choose each transfer's among (own_offsets() first); else
+ * a->plane NULL. Up to FORS_LEASTUSED_HOSTS hosts. 0, or FORS_ENOMEM.
+ */
+static int offset_alts(struct fors_route *r, struct fors_compact_alts *a)
+{
+	const struct fors_fabric *fb = r->fb;
+	size_t all = (size_t)fb->m0 * fb->m1, l, j;
+	struct fors_nominal nom;
+	int16_t *p;
+	uint32_t h, k = r->om ? r->om->k : 1;
+	int e;
+
+	a->k = k;
+	a->plane = NULL;
+	if (k < 2 || fb->nhosts > FORS_LEASTUSED_HOSTS)
+		return 0;
+	p = malloc(sizeof(int16_t) * (fb->m1 * all * k + 1));
+	if (!p || fors_nominal_build(fb, &nom)) {
+		free(p);
+		return FORS_ENOMEM;
+	}
+	e = own_offsets(r, &nom);
+	fors_nominal_free(&nom);
+	if (e) {
+		free(p);
+		return e;
+	}
+	for (l = 0; l < fb->m1 * all * k; l++)
+		p[l] = FORS_NO_PLANE;
+	for (l = 0; l < fb->m1; l++)
+		for (h = 0; h < fb->nhosts; h++)
+			for (j = 0; j < k; j++)
+				p[(l * all + fb->hosts[h].sid) * k + j] =
+					r->om->plane[(l * fb->nhosts + h) * k + j];
+	a->plane = p;
+	return 0;
+}
+
 /*
  * pl compacted (schedule/compact.h) where fors compacts (compacts()):
- * its transfers keep their planes, so its phases may be any partition
- * that shares no host or cable, and Algorithm 1's m0 - f where it is
- * Algorithm 1's. The phases it took off into *off.
+ * its phases may be any partition that shares no host or cable, with
+ * Algorithm 1's m0 - f where it is Algorithm 1's, and with several
+ * offsets per host each transfer may move to another offset's plane of
+ * its pair (offset_alts()). The phases it took off into *off.
  */
 static int compacted(struct fors_route *r, struct fors_schedule *pl,
 		     uint32_t *off, struct fors_error *err)
@@ -448,6 +565,7 @@ static int compacted(struct fors_route *r, struct fors_schedule *pl,
 	struct fors_pack_params pk = { fb->q, NULL, NULL,
 				       fors_schedule_is_cyclic(pl) ? 0 :
 				       fb->m0 - fb->f, 0 };
+	struct fors_compact_alts alts = { 0, NULL };
 	uint32_t n = pl->nphases;
 	int e = FORS_ENOMEM;
 
@@ -457,8 +575,13 @@ static int compacted(struct fors_route *r, struct fors_schedule *pl,
 	cable = plane_cables(fb);
 	pk.cable = cable;
 	if (cable)
-		e = fors_schedule_compact(pl, &pk);
+		e = offset_alts(r, &alts);
+	if (!e)
+		e = fors_schedule_compact(pl, &pk, &alts);
+	if (!e && alts.plane)
+		e = drop_unused(r, pl);
 	free(cable);
+	free((int16_t *)alts.plane);
 	if (e)
 		fors_error_set(err, "out of memory");
 	*off = n - pl->nphases;

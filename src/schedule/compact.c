@@ -32,6 +32,7 @@
 
 struct compactor {
 	const struct fors_pack_params *pp;
+	const struct fors_compact_alts *alts;	/* NULL: planes stay */
 	struct fors_schedule *s;
 	uint32_t m0, m1, n;	/* n: phases */
 	uint32_t floor;		/* the most transfers on one mark */
@@ -43,6 +44,7 @@ struct compactor {
 	uint32_t *pool, npool;	/* [nxfers]: transfers out of every phase */
 	uint32_t *left, *until;	/* [nxfers]: the phase one left, barred till */
 	uint32_t *saved;	/* [nxfers + n]: ph and cnt before a squeeze */
+	int16_t *plane;		/* with alts, [nxfers]: planes before it */
 	uint8_t *score;		/* [n]: what a pooled transfer displaces */
 	uint32_t chain[CHAIN_MAX];
 	uint32_t nchain, moves;
@@ -304,34 +306,98 @@ static void score(struct compactor *c, const size_t *m, int n)
 }
 
 /*
- * The phase where pooled transfer i displaces the fewest (one at random
- * among equals) and its leaves stay within the cap, its holders into h
- * and their count into *nh; not the phase i left while it is barred,
- * unless i displaces none there. GONE where no phase takes it.
+ * Pooled transfer i on its plane now: what it would displace in each
+ * phase into c->score (the phase it left barred while it is), its marks
+ * into m; their count.
  */
-static uint32_t least(struct compactor *c, uint32_t i, uint32_t h[4],
-		      int *nh)
+static int scored(struct compactor *c, uint32_t i, size_t m[4])
 {
-	size_t m[4];
 	int n = fors_pack_marks(c->pp, c->m0, c->m1, &c->s->xfers[i], m);
-	uint32_t a, pick = GONE, ties = 0, best = 7, l = c->left[i], g[4];
+	uint32_t l = c->left[i];
 
 	score(c, m, n);
 	if (l != GONE && c->moves < c->until[i] && c->score[l])
 		c->score[l] = 8;
+	return n;
+}
+
+/*
+ * The phases of c->score where i with marks m displaces no more than
+ * *best and its leaves stay within the cap, one drawn into *pick among
+ * all equals so far (*ties of them); 1 when this draw took it.
+ */
+static int lowest(struct compactor *c, uint32_t i, const size_t *m, int n,
+		  uint32_t *best, uint32_t *ties, uint32_t *pick)
+{
+	uint32_t a, g[4];
+	int took = 0;
+
 	for (a = 0; a < c->n; a++) {
-		if (c->score[a] > best ||
+		if (c->score[a] > *best ||
 		    (c->pp->leaf_cap && holders(c, i, a, m, n, g) < 0))
 			continue;
-		if (c->score[a] < best) {
-			best = c->score[a];
-			ties = 0;
+		if (c->score[a] < *best) {
+			*best = c->score[a];
+			*ties = 0;
 		}
-		if (!fors_xorshift(&c->rng, ++ties))
-			pick = a;
+		if (!fors_xorshift(&c->rng, ++*ties)) {
+			*pick = a;
+			took = 1;
+		}
 	}
-	if (pick != GONE)
+	return took;
+}
+
+/*
+ * Plane j of i's pair (alts), or -1: none, own (i's plane, weighed
+ * first), or one of j's before it.
+ */
+static int32_t alt(const struct compactor *c, uint32_t i, uint32_t j,
+		   int32_t own)
+{
+	const struct fors_xfer *x = &c->s->xfers[i];
+	const int16_t *p = &c->alts->plane[((size_t)(x->src / c->m0) * c->m0 *
+					    c->m1 + x->dst) * c->alts->k];
+	uint32_t k;
+
+	for (k = 0; k < j; k++)
+		if (p[k] == p[j])
+			return -1;
+	return p[j] < 0 || p[j] == own ? -1 : p[j];
+}
+
+/*
+ * The phase (and with alts the plane, which i takes) where pooled transfer
+ * i displaces the fewest, one at random among equals, and its leaves stay
+ * within the cap; its holders into h, their count into *nh. Not the phase
+ * i left while it is barred, unless i displaces none there. i's own plane
+ * first, the others only where it displaces some: each costs a pass over
+ * the phases. GONE where no phase takes it (i keeps its plane).
+ */
+static uint32_t least(struct compactor *c, uint32_t i, uint32_t h[4],
+		      int *nh)
+{
+	struct fors_xfer *x = &c->s->xfers[i];
+	int32_t own = fors_xfer_plane(x), at = own, p = own;
+	uint32_t pick = GONE, ties = 0, best = 7, j = 0;
+	uint32_t k = c->alts && own >= 0 ? c->alts->k : 0;
+	size_t m[4];
+	int n = scored(c, i, m);
+
+	lowest(c, i, m, n, &best, &ties, &pick);
+	for (; best && j < k; j++) {
+		if ((p = alt(c, i, j, own)) < 0)
+			continue;
+		fors_xfer_set_plane(x, p);
+		n = scored(c, i, m);
+		if (lowest(c, i, m, n, &best, &ties, &pick))
+			at = p;
+	}
+	fors_xfer_set_plane(x, at);
+	if (pick != GONE) {
+		n = fors_pack_marks(c->pp, c->m0, c->m1, x, m);
 		*nh = holders(c, i, pick, m, n, h);
+	}
 	return pick;
 }
 
@@ -375,12 +441,15 @@ static void fill(struct compactor *c)
 		put(c, (uint32_t)i, c->ph[i], 1);
 }
 
-/* Every transfer back in the phase it held before the squeeze. */
+/* Every transfer back in the phase (and on the plane) it held before. */
 static void restore(struct compactor *c)
 {
 	uint32_t p, *cnt = c->saved + c->s->nxfers;
+	size_t i;
 
 	memcpy(c->ph, c->saved, sizeof(uint32_t) * c->s->nxfers);
+	for (i = 0; c->alts && i < c->s->nxfers; i++)
+		fors_xfer_set_plane(&c->s->xfers[i], c->plane[i]);
 	fill(c);
 	for (p = 0; p < c->n; p++)
 		c->cnt[p] = cnt[p] == GONE ? GONE : c->cnt[p];
@@ -401,6 +470,8 @@ static uint32_t squeeze(struct compactor *c)
 		return UINT32_MAX;
 	memcpy(c->saved, c->ph, sizeof(uint32_t) * nx);
 	memcpy(c->saved + nx, c->cnt, sizeof(uint32_t) * c->n);
+	for (i = 0; c->alts && i < nx; i++)
+		c->plane[i] = (int16_t)fors_xfer_plane(&c->s->xfers[i]);
 	for (i = 0; i < nx; i++)
 		if (c->ph[i] == e) {
 			put(c, (uint32_t)i, e, 0);
@@ -484,8 +555,10 @@ static int setup(struct compactor *c)
 	c->until = calloc(nx, sizeof(uint32_t));
 	c->saved = malloc(sizeof(uint32_t) * (nx + c->n));
 	c->score = malloc(c->n);
-	if (!c->occ || !c->ph || !c->cnt || !c->leaf ||
-	    !c->pool || !c->left || !c->until || !c->saved || !c->score)
+	c->plane = c->alts ? malloc(sizeof(int16_t) * nx) : NULL;
+	if (!c->occ || !c->ph || !c->cnt || !c->leaf || !c->pool ||
+	    !c->left || !c->until || !c->saved || !c->score ||
+	    (c->alts && !c->plane))
 		return FORS_ENOMEM;
 	for (p = 0; p < c->n; p++)
 		for (i = s->start[p]; i < s->start[p + 1]; i++)
@@ -494,7 +567,10 @@ static int setup(struct compactor *c)
 	return 0;
 }
 
-/* The most transfers sharing a mark: no partition has fewer phases. */
+/*
+ * The most transfers sharing a mark: no partition has fewer phases. With
+ * alts only the hosts count: a cable's transfers may take another.
+ */
 static int floor_of(struct compactor *c)
 {
 	uint32_t *load = calloc(c->row, sizeof(uint32_t));
@@ -505,6 +581,7 @@ static int floor_of(struct compactor *c)
 		return FORS_ENOMEM;
 	for (i = 0; i < c->s->nxfers; i++) {
 		n = fors_pack_marks(c->pp, c->m0, c->m1, &c->s->xfers[i], m);
+		n = c->alts ? 2 : n;
 		for (k = 0; k < n; k++)
 			if (++load[m[k]] > c->floor)
 				c->floor = load[m[k]];
@@ -525,12 +602,15 @@ static void teardown(struct compactor *c)
 	free(c->until);
 	free(c->saved);
 	free(c->score);
+	free(c->plane);
 }
 
 int fors_schedule_compact(struct fors_schedule *s,
-			  const struct fors_pack_params *pp)
+			  const struct fors_pack_params *pp,
+			  const struct fors_compact_alts *alts)
 {
-	struct compactor c = { .pp = pp, .s = s, .m0 = s->m0, .m1 = s->m1,
+	struct compactor c = { .pp = pp, .alts = alts && alts->k > 1 ? alts :
+			       NULL, .s = s, .m0 = s->m0, .m1 = s->m1,
 			       .n = s->nphases, .rng = 0x9e3779b97f4a7c15ull };
 	uint32_t gone = 0;
 	int e;

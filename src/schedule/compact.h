@@ -57,15 +57,30 @@
 #define FORS_COMPACT_SQUEEZE 50000000ull
 
 /*
+ * The planes each transfer may take instead of its own: with several LID
+ * offsets per host, the planes of its (source leaf, destination) pair's
+ * offsets (doc/narrow-lmc.md, "Offsets chosen by compaction").
+ */
+struct fors_compact_alts {
+	uint32_t k;		/* planes per pair: 2^LMC */
+	const int16_t *plane;	/* [(l * m0 * m1 + sid) * k + j]: offset j
+				   of leaf l's routes to host sid,
+				   FORS_NO_PLANE none */
+};
+
+/*
  * s, packed over pp's fixed planes (fors_schedule_pack), with fewer
  * phases where its transfers fit the others: the phase with the fewest is
  * emptied into the rest, by chains and then by a tabu search, until
- * neither can or the work is spent. Every
- * promise of fors_schedule_pack still holds but that phases only grow;
- * the phases keep their order. s changed in place; 0, or FORS_ENOMEM (s
- * as it was).
+ * neither can or the work is spent; with alts (else NULL) the search
+ * moves a transfer onto another of its pair's planes too. Every
+ * promise of fors_schedule_pack still holds but that phases only grow
+ * and, with alts, that each transfer keeps its plane: it keeps one of
+ * alts'. The phases keep their order. s changed in place; 0, or
+ * FORS_ENOMEM (s as it was).
  */
 int fors_schedule_compact(struct fors_schedule *s,
-			  const struct fors_pack_params *pp);
+			  const struct fors_pack_params *pp,
+			  const struct fors_compact_alts *alts);
 
 #endif
