@@ -276,7 +276,7 @@ static const struct {
 	{ "LHCb, SW18,19 gone, LMC 1", 1, 0, 2, 343 },
 	{ "LHCb, 1F SW0,5,11, LMC 2", 2, 3, 0, 334 },
 	{ "LHCb, SW18,19,22,23 gone, LMC 2", 2, 0, 4, 383 },
-	{ "LHCb, 1F SW0, LMC 2", 2, 1, 0, 332 },
+	{ "LHCb, 1F SW0, LMC 2", 2, 1, 0, 334 },
 };
 
 START_TEST(lhcb_narrow)
@@ -910,12 +910,22 @@ START_TEST(residue_offsets_ndr)
 END_TEST
 
 /*
+ * The phases of random_narrow's routed fabrics in all, per seed, as
+ * measured (a ratchet): the packed try compacted replaces the best only
+ * where shorter (FT(2;5,3) in one of the seeds: 18 phases, the packed try 20).
+ */
+static const uint32_t random_narrow_phases[] = { 576, 456, 446, 506, 499,
+						  589 };
+
+/*
  * Seeded fabrics with failures at every LMC below the planes': verified
- * as fors check verifies, phases split where the offsets run out.
+ * as fors check verifies, phases split where the offsets run out, no
+ * more phases in all than recorded.
  */
 START_TEST(random_narrow)
 {
 	int trial, cyclic = 0;
+	uint32_t phases = 0;
 
 	test_rng = 0x2a77000u + (uint64_t)_i;
 	for (trial = 0; trial < 24; trial++) {
@@ -950,6 +960,7 @@ START_TEST(random_narrow)
 						  r->assign.split +
 						  r->detour.added);
 			cyclic += fors_schedule_is_cyclic(r->s);
+			phases += r->s->nphases;
 			fors_route_free(r);
 		} else {
 			refused_for_cause(what, &err);
@@ -958,7 +969,9 @@ START_TEST(random_narrow)
 		fors_topology_free(ref);
 		free(failed);
 	}
-	fprintf(stderr, "random_narrow %d: %d cyclic\n", _i, cyclic);
+	fprintf(stderr, "random_narrow %d: %d cyclic, %u phases\n", _i, cyclic,
+		phases);
+	ck_assert_uint_le(phases, random_narrow_phases[_i]);
 }
 END_TEST
 

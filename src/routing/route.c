@@ -510,10 +510,17 @@ static int drop_unused(struct fors_route *r, const struct fors_schedule *s)
 }
 
 /*
- * With several offsets per host (r->om, 2^LMC of them), the planes of
- * every (leaf, host) pair's offsets by slot into a->plane, for
- * compaction to choose each transfer's among (own_offsets() first); else
- * a->plane NULL. Up to FORS_LEASTUSED_HOSTS hosts. 0, or FORS_ENOMEM.
+ * For the schedule packed over the base map with several offsets per host
+ * (r->om, 2^LMC of them), the planes of every (leaf, host) pair's offsets
+ * by slot into a->plane, for compaction to choose each transfer's among
+ * (own_offsets() first); else a->plane NULL. Not for Algorithm 1's
+ * schedules: their offsets above 0 are mapped per leaf to planes chosen
+ * with the phases, which pile a dead plane's destinations onto one cable
+ * up for traffic spread over the offsets (UCX's lanes); compacted shorter,
+ * they won where the packed try's offsets route as the tables' own
+ * (comparison.md: the shift over four offsets after two cuts on one leaf
+ * 0.917 of updn's, where it is at parity). Up to FORS_LEASTUSED_HOSTS
+ * hosts. 0, or FORS_ENOMEM.
  */
 static int offset_alts(struct fors_route *r, struct fors_compact_alts *a)
 {
@@ -524,9 +531,9 @@ static int offset_alts(struct fors_route *r, struct fors_compact_alts *a)
 	uint32_t h, k = r->om ? r->om->k : 1;
 	int e;
 
-	a->k = k;
+	a->k = 1;
 	a->plane = NULL;
-	if (k < 2 || fb->nhosts > FORS_LEASTUSED_HOSTS)
+	if (k < 2 || !r->assign.base_only || fb->nhosts > FORS_LEASTUSED_HOSTS)
 		return 0;
 	p = malloc(sizeof(int16_t) * (fb->m1 * all * k + 1));
 	if (!p || fors_nominal_build(fb, &nom)) {
@@ -546,6 +553,7 @@ static int offset_alts(struct fors_route *r, struct fors_compact_alts *a)
 			for (j = 0; j < k; j++)
 				p[(l * all + fb->hosts[h].sid) * k + j] =
 					r->om->plane[(l * fb->nhosts + h) * k + j];
+	a->k = k;
 	a->plane = p;
 	return 0;
 }

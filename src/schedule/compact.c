@@ -609,8 +609,9 @@ int fors_schedule_compact(struct fors_schedule *s,
 			  const struct fors_pack_params *pp,
 			  const struct fors_compact_alts *alts)
 {
-	struct compactor c = { .pp = pp, .alts = alts && alts->k > 1 ? alts :
-			       NULL, .s = s, .m0 = s->m0, .m1 = s->m1,
+	struct compactor c = { .pp = pp, .alts = alts && alts->plane &&
+			       alts->k > 1 ? alts : NULL, .s = s, .m0 = s->m0,
+			       .m1 = s->m1,
 			       .n = s->nphases, .rng = 0x9e3779b97f4a7c15ull };
 	uint32_t gone = 0;
 	int e;
