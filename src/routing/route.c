@@ -434,17 +434,6 @@ static int compacts(const struct fors_route *r)
 	return r->base && !r->fb->apart;
 }
 
-/* 1 when pair i of om (leaf * nhosts + host) has plane p at an offset. */
-static int has_plane(const struct fors_offmap *om, size_t i, int16_t p)
-{
-	uint32_t j;
-
-	for (j = 0; j < om->k; j++)
-		if (om->plane[i * om->k + j] == p)
-			return 1;
-	return 0;
-}
-
 /*
  * Offset j of every (leaf, host) that r->om leaves to the tables (-1)
  * given the plane the tables route it through, where the pair has it at
@@ -470,7 +459,9 @@ static int own_offsets(struct fors_route *r, const struct fors_nominal *nom)
 		for (i = 0; !e && i < n; i++)
 			if (om->plane[i * om->k + j] < 0 &&
 			    map[i] != FORS_BASEMAP_NONE &&
-			    !has_plane(om, i, (int16_t)map[i]))
+			    fors_offmap_offset(om, (uint32_t)(i / fb->nhosts),
+					       (uint32_t)(i % fb->nhosts),
+					       map[i]) < 0)
 				om->plane[i * om->k + j] = (int16_t)map[i];
 	}
 	free(map);
