@@ -201,8 +201,11 @@ static void summary(const struct fors_route *r,
 	if (r->detour.phases)
 		printf("detours: %u transfers between leaves without a common live plane, through a third leaf, in the last %u phases, %u of them added\n",
 		       r->detour.xfers, r->detour.phases, r->detour.added);
-	printf("Algorithm 1: P_f %u, its pattern's lower bound %u\n",
-	       r->intra.pf, r->intra.lower_bound);
+	if (r->intra.lower_bound)
+		printf("Algorithm 1: P_f %u, its pattern's lower bound %u\n",
+		       r->intra.pf, r->intra.lower_bound);
+	else
+		printf("Algorithm 1: not built (the rounds over the base map reached its bound first)\n");
 	printf("routing: %s, LMC %u\n", fors_method_name(r->assign.method),
 	       r->lfts->lmc);
 	printf("mFtree: %u (leaf, multi-port node) pairs, %u through one spine (no independent choice left)\n",

@@ -14,6 +14,7 @@
 #include "schedule/compact.h"
 #include "schedule/pack.h"
 #include "schedule/planes.h"
+#include "schedule/rounds.h"
 
 static int cmp_guid(const void *x, const void *y)
 {
@@ -844,6 +845,57 @@ static int finished(struct fors_route *r, const struct fors_route_opts *o,
 }
 
 /*
+ * The fewest phases over the base map at LMC 0: its busiest cable's
+ * transfers (r->bound_map), or T*_L, or T* of the cables the schedule may
+ * use, where more. Every candidate there takes the base map's routes.
+ */
+static uint32_t map_floor(const struct fors_route *r)
+{
+	uint32_t t = r->bound_lmc > r->usable.t ? r->bound_lmc : r->usable.t;
+
+	return r->bound_map > t ? r->bound_map : t;
+}
+
+/*
+ * The base map at LMC 0 in rounds (schedule/rounds.h), where every slot
+ * takes part: a full tree after a cut takes T*_L so, where Algorithm 1's
+ * phases packed over the map left the NDR tree 32% above it
+ * (doc/narrow-lmc.md, "Rounds"). A candidate as the others; none where
+ * some pair has no plane of the map.
+ */
+static int in_rounds(struct fors_route *r, const struct fors_route_opts *o,
+		     struct fors_schedule **pl, struct fors_assign_info *info,
+		     struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_sched_params sp = { fb->m0, fb->m1, fb->f, NULL };
+	int16_t *fixed, *cable;
+	struct fors_pack_params pk = { fb->q, NULL, NULL, 0, 0 };
+	struct fors_schedule *s = NULL;
+	int e = FORS_ENOMEM;
+
+	*pl = NULL;
+	if (o->algorithm1 || fb->apart || r->njoin < fb->m0 * fb->m1)
+		return 0;
+	fixed = fixed_by_slot(r);
+	cable = plane_cables(fb);
+	pk.fixed = fixed;
+	pk.cable = cable;
+	if (fixed && cable)
+		e = fors_schedule_rounds(&sp, &pk, &s, err);
+	else
+		fors_error_set(err, "out of memory");
+	if (!e && s && (uint64_t)s->nphases * 10 <= (uint64_t)map_floor(r) * 11)
+		e = candidate(r, o, s, s->nphases > r->usable.t ?
+				       s->nphases - r->usable.t : 0,
+			      pl, info, err);
+	fors_schedule_free(s);
+	free(fixed);
+	free(cable);
+	return e;
+}
+
+/*
  * The schedule with its planes: Algorithm 1's where it is at the bound
  * with its planes, else the cyclic one while the best so far has more
  * phases than the try asks for, and Algorithm 1's if that comes out
@@ -862,10 +914,17 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 	uint64_t cells = 0;
 	struct building g;
 	uint32_t k, added = 0;
-	int e = few ? building(r, &present, &abs, &g, err) :
-		      schedule(r, &present, &abs, err);
+	int e = 0;
 
 	*pl = NULL;
+	if (few && r->base && !o->lmc)
+		e = in_rounds(r, o, pl, &info, err);
+	if (e || (*pl && (*pl)->nphases <= map_floor(r))) {
+		r->assign = info;
+		return e;
+	}
+	e = few ? building(r, &present, &abs, &g, err) :
+		  schedule(r, &present, &abs, err);
 	if (!e && few && r->base && !o->lmc) {
 		building_end(&g);
 		e = packed(r, &abs, &present, &added, 0, err);
