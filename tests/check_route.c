@@ -314,7 +314,7 @@ END_TEST
  * verifies them, phases added above P_f declared, T*_L reported and never
  * passed, and no more phases than recorded there (a ratchet).
  */
-static const uint32_t lmc0_phases[] = { 376, 382, 420, 520, 520, 420, 441,
+static const uint32_t lmc0_phases[] = { 362, 380, 420, 520, 520, 420, 440,
 					480 };
 
 /* The switch of node n in d. */
@@ -405,6 +405,60 @@ START_TEST(paper_scenarios_lmc0)
 		phases_first(live, ref, 426);
 	fors_topology_free(live);
 	fors_topology_free(ref);
+}
+END_TEST
+
+/*
+ * Full trees at LMC 0 (doc/narrow-lmc.md, "Rounds"): verified as fors
+ * check verifies them and at the base map's own bound, the fewest phases
+ * over its routes; with one cut, at T*_L. Three fixed: FT(2;16,32) with
+ * one cut (549 phases before the rounds, T*_L 544) and with cuts on two
+ * leaves, and FT(2;12,24) with cuts on two leaves, where first fit leaves
+ * a round above the bound and the ejection chains take it away; then
+ * seeded ones, M1 = 2 M0 or 3 M0 leaves and one to three cuts.
+ */
+static const uint32_t full_cuts[3][5] = {
+	{ 16, 32, 1, 5 * 16 + 7, 0 },
+	{ 16, 32, 2, 2 * 16 + 1, 5 * 16 + 4 },
+	{ 12, 24, 2, 2 * 12 + 1, 5 * 12 + 4 },
+};
+
+/* FT(2;m0,m1) with the cables of failed cut, routed at LMC 0 and checked. */
+static void full_tree(uint32_t m0, uint32_t m1, const uint8_t *failed)
+{
+	struct fors_netgen g = { m0, m1, m0, 1, NULL, 0, failed, NULL, 0, 0 };
+	struct fors_netgen h = { m0, m1, m0, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *live = gen_topology(&g), *ref = gen_topology(&h);
+	struct fors_route *r = route_ok(live, ref, 0, "full tree");
+	uint32_t n = 0, i;
+
+	for (i = 0; i < m1 * m0; i++)
+		n += failed[i];
+	ck_assert_msg(r->s->nphases == r->bound_map,
+		      "FT(2;%u,%u), %u cuts: %u phases, the map's bound %u",
+		      m0, m1, n, r->s->nphases, r->bound_map);
+	ck_assert(n != 1 || r->s->nphases == r->bound_lmc);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+
+START_TEST(full_trees_at_map_bound)
+{
+	uint32_t m0, m1, n, i;
+	uint8_t *failed;
+
+	test_rng = 0x70a5d00u + (uint64_t)_i;
+	m0 = _i < 3 ? full_cuts[_i][0] : 4 + rnd() % 5;
+	m1 = _i < 3 ? full_cuts[_i][1] : m0 * (2 + rnd() % 2);
+	failed = calloc(m1 * m0, 1);
+	ck_assert_ptr_nonnull(failed);
+	for (i = 0; _i < 3 && i < full_cuts[_i][2]; i++)
+		failed[full_cuts[_i][3 + i]] = 1;
+	for (i = 0, n = 1 + rnd() % 3; _i >= 3 && i < n; i++)
+		failed[rnd() % (m1 * m0)] = 1;
+	full_tree(m0, m1, failed);
+	free(failed);
 }
 END_TEST
 
@@ -1585,6 +1639,7 @@ int main(void)
 	add_case(su, paper_scenarios, 0, sizeof(paper) / sizeof(paper[0]),
 		 0);
 	add_case(su, paper_scenarios_lmc0, 0, 8, 0);
+	add_case(su, full_trees_at_map_bound, 0, 11, 0);
 	add_case(su, narrow_never_above_lmc0, 0, 2, 0);
 	add_case(su, paper_scenarios_narrow, 0,
 		 2 * sizeof(paper) / sizeof(paper[0]), 0);

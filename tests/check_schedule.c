@@ -19,6 +19,7 @@
 #include "schedule/compact.h"
 #include "schedule/pack.h"
 #include "schedule/planes.h"
+#include "schedule/rounds.h"
 
 static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,
 				   const uint8_t *present)
@@ -883,6 +884,121 @@ START_TEST(compact_alternatives)
 END_TEST
 
 /* A transfer between leaves with no fixed plane is refused, by name. */
+/*
+ * A full tree's map with cables cut (cable[] -1): each leaf reaches a
+ * host through its slot's plane where that is alive at both ends, else
+ * through the ((source + destination leaf) mod k)-th of the k planes alive
+ * at both, which spreads a cut plane's hosts over the others as the base
+ * map's fallbacks do (doc/routing.md).
+ */
+static void cut_map(uint32_t m0, uint32_t m1, const int16_t *cable,
+		    int16_t *fixed)
+{
+	uint32_t all = m0 * m1, l, h, b, x, k, n;
+
+	for (l = 0; l < m1; l++)
+		for (h = 0; h < all; h++) {
+			b = h / m0;
+			fixed[l * all + h] = b == l ? FORS_NO_PLANE : (int16_t)(h % m0);
+			if (b == l || (cable[l * m0 + h % m0] >= 0 &&
+				       cable[b * m0 + h % m0] >= 0))
+				continue;
+			for (k = 0, x = 0; x < m0; x++)
+				k += cable[l * m0 + x] >= 0 && cable[b * m0 + x] >= 0;
+			n = (l + b) % k;
+			for (x = 0; cable[l * m0 + x] < 0 || cable[b * m0 + x] < 0 ||
+				    n--; x++)
+				;
+			fixed[l * all + h] = (int16_t)x;
+		}
+}
+
+/*
+ * The fewest phases over fixed planes: the most transfers on one cable
+ * (a pair's m0 on its cable up and down), or the hosts less one.
+ */
+static uint32_t map_floor(uint32_t m0, uint32_t m1, const int16_t *fixed)
+{
+	uint32_t all = m0 * m1, l, h, most = all - 1;
+	uint32_t *use = calloc((size_t)2 * m1 * m0, sizeof(uint32_t));
+
+	ck_assert_ptr_nonnull(use);
+	for (l = 0; l < m1; l++)
+		for (h = 0; h < all; h++) {
+			int16_t pl = fixed[l * all + h];
+
+			if (pl < 0)
+				continue;
+			use[l * m0 + (uint32_t)pl] += m0;
+			use[(m1 + h / m0) * m0 + (uint32_t)pl] += m0;
+		}
+	for (l = 0; l < 2 * m1 * m0; l++)
+		most = use[l] > most ? use[l] : most;
+	free(use);
+	return most;
+}
+
+/*
+ * Rounds over a full tree's map (doc/narrow-lmc.md, "Rounds"), checked
+ * from the schedule alone (holds_with): healthy, T* = hosts - 1 phases;
+ * after one to three cuts on M1 = 2 M0 or 3 M0 leaves, the map's own
+ * bound, the busiest cable's transfers, computed here from the map.
+ */
+START_TEST(rounds_full_trees)
+{
+	int trial, cut = 0;
+
+	test_rng = 0x4d0u + (uint64_t)_i;
+	for (trial = 0; trial < 12; trial++) {
+		uint32_t m0 = 3 + rnd() % 6, m1 = trial < 4 ? 2 + rnd() % 7 :
+						  m0 * (2 + rnd() % 2);
+		uint32_t all = m0 * m1, n = trial < 4 ? 0 : 1 + rnd() % 3, i;
+		int16_t *cable = malloc(sizeof(int16_t) * m1 * m0);
+		int16_t *fixed = malloc(sizeof(int16_t) * m1 * all);
+		struct fors_pack_params pp = { m0, cable, fixed, 0, 0 };
+		struct fors_sched_params sp = { m0, m1, 0, NULL };
+		struct fors_schedule *in = build(m0, m1, 0, NULL), *s;
+		struct fors_error err;
+
+		ck_assert(cable && fixed);
+		for (i = 0; i < m1 * m0; i++)
+			cable[i] = (int16_t)(i % m0);
+		for (i = 0; i < n; i++)
+			cable[rnd() % (m1 * m0)] = -1;
+		cut_map(m0, m1, cable, fixed);
+		ck_assert_int_eq(fors_schedule_rounds(&sp, &pp, &s, &err), 0);
+		ck_assert_ptr_nonnull(s);
+		holds_with(in, s, &pp, NULL);
+		ck_assert_int_eq(fors_schedule_is_cyclic(s), 1);
+		ck_assert_msg(s->nphases == map_floor(m0, m1, fixed),
+			      "FT(2;%u,%u), %u cuts: %u phases, the map's bound %u",
+			      m0, m1, n, s->nphases, map_floor(m0, m1, fixed));
+		cut += s->nphases > all - 1;
+		free(cable);
+		free(fixed);
+		fors_schedule_free(in);
+		fors_schedule_free(s);
+	}
+	ck_assert_int_gt(cut, 0);
+}
+END_TEST
+
+/* A pair between leaves without a plane: no schedule in rounds. */
+START_TEST(rounds_need_every_plane)
+{
+	int16_t cable[4] = { 0, 1, 0, 1 }, fixed[2 * 4];
+	struct fors_pack_params pp = { 2, cable, fixed, 0, 0 };
+	struct fors_sched_params sp = { 2, 2, 0, NULL };
+	struct fors_schedule *s = NULL;
+	struct fors_error err;
+
+	cut_map(2, 2, cable, fixed);
+	fixed[0 * 4 + 3] = FORS_NO_PLANE;
+	ck_assert_int_eq(fors_schedule_rounds(&sp, &pp, &s, &err), 0);
+	ck_assert_ptr_null(s);
+}
+END_TEST
+
 START_TEST(pack_refuses_no_plane)
 {
 	int16_t cable[4] = { 0, 1, 0, 1 }, fixed[2 * 4];
@@ -919,6 +1035,8 @@ static Suite *suite(void)
 	add_case(su, pack_random, 0, 2, 0);
 	add_case(su, compact_alternatives, 0, 2, 0);
 	add_case(su, pack_refuses_no_plane, 0, 1, 0);
+	add_case(su, rounds_full_trees, 0, 4, 0);
+	add_case(su, rounds_need_every_plane, 0, 1, 0);
 	add_case(su, sweep, 2, 25, 0);
 	add_case(su, paper_topologies, 0, 5, 0);
 	return su;

@@ -13,8 +13,10 @@
  * is taken in its block (a cut moved it), the pair whose (host, plane)
  * fewer leaves reach stays and the other waits for the first round with
  * room, added at the end if need be: after a cut the host the cut plane
- * served has no round of its own to spare. Transfers within a leaf take
- * the phases where both their hosts are idle, or phases at the end.
+ * served has no round of its own to spare. Where first fit leaves more
+ * rounds than the busiest mark needs, ejection chains empty the last.
+ * Transfers within a leaf take the phases where both their hosts are
+ * idle, or phases at the end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,21 @@
 #define UNPLACED UINT32_MAX
 #define NO_ARC (UINT32_MAX - 1)
 
+/*
+ * Pairs in the way that an ejection chain may move, in all, after the one
+ * it places: FT(2;12,24) and FT(2;16,32) with cuts on two leaves need 5
+ * to reach the map's bound (3 left them a round above it).
+ */
+#define RELOCATE_DEPTH 5
+
+/*
+ * Rounds the chains of a schedule may look at, about 0.2 s: past it the
+ * last rounds stay. Without it a fabric whose rounds cannot come down
+ * costs minutes (FT(2;32,64) without two spines, 8,064 waiting pairs,
+ * before the chains stopped at the busiest mark's count).
+ */
+#define RELOCATE_WORK 4000000ull
+
 struct pair {
 	uint32_t key;		/* leaves that reach dst on plane */
 	uint32_t round;
@@ -31,6 +48,12 @@ struct pair {
 	uint16_t dst;		/* the destination's slot */
 	int16_t plane;
 	uint16_t k;		/* its turn among its leaf's pairs of a round */
+};
+
+/* A move of an ejection chain: the pair, and the round it left. */
+struct moved {
+	uint32_t i;
+	uint32_t from;
 };
 
 struct rounder {
@@ -49,6 +72,11 @@ struct rounder {
 	uint32_t *arc;		/* [m1 * m0 * m0]: the phase of each transfer
 				   within a leaf, or UNPLACED, or NO_ARC */
 	uint32_t extra;		/* phases after the rounds, within leaves */
+	struct moved log[64];	/* a chain's moves: at most 2 + 3 * 2^(depth
+				   - 1) (n pairs out, one in, each of the n
+				   with depth - n left), 50 at depth 5 */
+	uint32_t nlog;
+	uint64_t work;		/* rounds looked at by the chains so far */
 };
 
 static int present(const struct rounder *d, uint32_t slot)
@@ -195,112 +223,107 @@ static int collect(struct rounder *d)
 	return e;
 }
 
-/* A waiting pair and how many others wait for one of its marks. */
-struct wait {
-	uint32_t most;
-	uint32_t i;
-};
-
-static int by_most(const void *x, const void *y)
-{
-	const struct wait *a = x, *b = y;
-
-	if (a->most != b->most)
-		return a->most > b->most ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
-}
-
 /*
- * The waiting pairs, those of the most contended marks first: a mark's
- * pairs need a round each, and placed last they would find the rounds
- * before taken by pairs that had room anywhere.
+ * The pairs in the way of pair i in round r, in q: how many, 0 to 3, or 4
+ * where its leaf has m0 pairs there and none of them is in the way.
  */
-static int order_late(struct rounder *d)
-{
-	uint32_t *use = calloc(d->row, sizeof(uint32_t));
-	struct wait *w = malloc(sizeof(*w) * (d->nlate + 1));
-	size_t i, m[3];
-	int j;
-
-	if (!use || !w) {
-		free(use);
-		free(w);
-		return FORS_ENOMEM;
-	}
-	for (i = 0; i < d->nlate; i++) {
-		marks(d, &d->pr[d->late[i]], m);
-		for (j = 0; j < 3; j++)
-			use[m[j]]++;
-	}
-	for (i = 0; i < d->nlate; i++) {
-		marks(d, &d->pr[d->late[i]], m);
-		w[i] = (struct wait){ use[m[0]], d->late[i] };
-		for (j = 1; j < 3; j++)
-			w[i].most = use[m[j]] > w[i].most ? use[m[j]] : w[i].most;
-	}
-	qsort(w, d->nlate, sizeof(*w), by_most);
-	for (i = 0; i < d->nlate; i++)
-		d->late[i] = w[i].i;
-	free(use);
-	free(w);
-	return 0;
-}
-
-/*
- * Pair i into round r < last, moving the one pair in its way there, if
- * any, to another round before last where it fits; 0 when done.
- */
-static int displace(struct rounder *d, uint32_t i, uint32_t r, uint32_t last)
+static int in_way(const struct rounder *d, uint32_t i, uint32_t r,
+		  uint32_t q[3])
 {
 	const uint32_t *h = d->hold + d->row * r;
-	uint32_t q = UNPLACED, to;
 	size_t m[3];
-	int j;
+	int j, n = 0, same = 0;
 
 	marks(d, &d->pr[i], m);
-	for (j = 0; j < 3; j++) {
-		if (h[m[j]] != UNPLACED && q != UNPLACED && h[m[j]] != q)
-			return 1;
-		q = h[m[j]] != UNPLACED ? h[m[j]] : q;
+	for (j = 0; j < 3; j++)
+		if (h[m[j]] != UNPLACED && (!n || q[n - 1] != h[m[j]]) &&
+		    (n < 2 || q[0] != h[m[j]])) {
+			q[n++] = h[m[j]];
+			same |= d->pr[h[m[j]]].leaf == d->pr[i].leaf;
+		}
+	if (!same && d->cnt[(size_t)r * d->m1 + d->pr[i].leaf] >= d->m0)
+		return 4;
+	return n;
+}
+
+/* Pair i to round r (UNPLACED: out), noted so that undo() can take it back. */
+static void move(struct rounder *d, uint32_t i, uint32_t r)
+{
+	d->log[d->nlog].i = i;
+	d->log[d->nlog++].from = d->pr[i].round;
+	if (d->pr[i].round != UNPLACED)
+		put(d, i, UNPLACED);
+	if (r != UNPLACED)
+		put(d, i, r);
+}
+
+/* Every move since the log had n entries taken back, the last first. */
+static void undo(struct rounder *d, uint32_t n)
+{
+	while (d->nlog > n) {
+		const struct moved *m = &d->log[--d->nlog];
+
+		if (d->pr[m->i].round != UNPLACED)
+			put(d, m->i, UNPLACED);
+		if (m->from != UNPLACED)
+			put(d, m->i, m->from);
 	}
-	if (q != UNPLACED)
-		put(d, q, UNPLACED);
-	for (to = 0; q != UNPLACED && to < last; to++)
-		if (to != r && fits(d, &d->pr[q], to))
-			break;
-	if (!fits(d, &d->pr[i], r) || (q != UNPLACED && to == last)) {
-		if (q != UNPLACED)
-			put(d, q, r);
-		return 1;
-	}
-	if (q != UNPLACED)
-		put(d, q, to);
-	put(d, i, UNPLACED);
-	put(d, i, r);
-	return 0;
 }
 
 /*
- * The last round emptied into the others, each of its pairs moved where
- * at most one pair is in the way and that one fits elsewhere: 1 when it
- * is empty. First fit leaves a round more than the busiest cable needs
- * where two cuts' waiting pairs meet (FT(2;32,64), cuts on two leaves).
+ * The unplaced pair i into a round before last: where it fits, else where
+ * the pairs in its way (at most depth) go on the same way with what depth
+ * they leave (an ejection chain); 0 when placed, else all as it was.
+ */
+static int relocate(struct rounder *d, uint32_t i, uint32_t last, int depth)
+{
+	uint32_t r, q[3], mark;
+	int n, j;
+
+	d->work += 2 * last;
+	for (r = 0; r < last; r++)
+		if (!in_way(d, i, r, q)) {
+			move(d, i, r);
+			return 0;
+		}
+	for (r = 0; depth > 0 && d->work < RELOCATE_WORK && r < last; r++) {
+		n = in_way(d, i, r, q);
+		if (n > 3 || n > depth)
+			continue;
+		mark = d->nlog;
+		for (j = 0; j < n; j++)
+			move(d, q[j], UNPLACED);
+		move(d, i, r);
+		for (j = 0; j < n && !relocate(d, q[j], last, depth - n); j++)
+			;
+		if (j == n)
+			return 0;
+		undo(d, mark);
+	}
+	return 1;
+}
+
+/*
+ * The last round emptied into the others by ejection chains (relocate):
+ * 1 when it is empty. First fit leaves a round more than the busiest
+ * cable needs where the waiting pairs of cuts on two leaves meet.
  */
 static int empty_last(struct rounder *d)
 {
-	uint32_t last = d->n - 1, r;
+	uint32_t last = d->n - 1;
 	size_t i;
 
-	for (i = 0; i < d->npr; i++) {
+	for (i = 0; i < d->npr && d->work < RELOCATE_WORK; i++) {
 		if (d->pr[i].round != last)
 			continue;
-		for (r = 0; r < last; r++)
-			if (!displace(d, (uint32_t)i, r, last))
-				break;
-		if (r == last)
+		d->nlog = 0;
+		move(d, (uint32_t)i, UNPLACED);
+		if (relocate(d, (uint32_t)i, last, RELOCATE_DEPTH)) {
+			undo(d, 0);
 			return 0;
+		}
 	}
-	return 1;
+	return d->work < RELOCATE_WORK;
 }
 
 /* Each leaf's pairs of a round take its hosts in turn: k = 0, 1, ... */
@@ -312,6 +335,30 @@ static void turns(struct rounder *d)
 	for (i = 0; i < d->npr; i++)
 		d->pr[i].k = d->cnt[(size_t)d->pr[i].round * d->m1 +
 				    d->pr[i].leaf]++;
+}
+
+/*
+ * The fewest rounds any placement of the pairs takes: the most pairs on
+ * one mark (a cable or a destination), or on one leaf over m0; UINT32_MAX
+ * when out of memory.
+ */
+static uint32_t fewest(const struct rounder *d)
+{
+	uint32_t *use = calloc(d->row + d->m1, sizeof(uint32_t)), most = 0;
+	size_t i, m[3];
+	int j;
+
+	if (!use)
+		return UINT32_MAX;
+	for (i = 0; i < d->npr; i++) {
+		marks(d, &d->pr[i], m);
+		for (j = 0; j < 3; j++)
+			most = ++use[m[j]] > most ? use[m[j]] : most;
+		j = (int)((++use[d->row + d->pr[i].leaf] + d->m0 - 1) / d->m0);
+		most = (uint32_t)j > most ? (uint32_t)j : most;
+	}
+	free(use);
+	return most;
 }
 
 /* Each pair in its block's round where it fits, else the first with room. */
@@ -331,8 +378,6 @@ static int place(struct rounder *d)
 		else
 			d->late[d->nlate++] = (uint32_t)i;
 	}
-	if (order_late(d))
-		return FORS_ENOMEM;
 	for (i = 0; i < d->nlate; i++) {
 		p = &d->pr[d->late[i]];
 		for (r = 0;; r++) {
@@ -343,7 +388,10 @@ static int place(struct rounder *d)
 		}
 		put(d, d->late[i], r);
 	}
-	while (d->n + 1 > d->m1 && empty_last(d))
+	r = fewest(d);
+	if (r == UINT32_MAX)
+		return FORS_ENOMEM;
+	while (d->n > r && d->n + 1 > d->m1 && empty_last(d))
 		d->n--;
 	turns(d);
 	return 0;
