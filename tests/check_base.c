@@ -18,6 +18,7 @@
 
 #include "routing/basemap.h"
 #include "routing/leastused.h"
+#include "routing/lower.h"
 #include "verify/eval.h"
 #include "fabric_util.h"
 #include "route_util.h"
@@ -446,10 +447,69 @@ START_TEST(siblings_on_one_leaf)
 }
 END_TEST
 
+/*
+ * fors_map_lower on the LHCb fabric with three cuts on each of three
+ * leaves (doc/narrow-lmc.md, "Lowered"): the base map as built carries
+ * 380 transfers on a cable; lowered toward T*_L, 360, with the shift's
+ * time held to the map's own, it reaches 360 and the shift takes no
+ * longer, each pair moved onto a plane alive at both its leaves; held
+ * below that time, a map it changes is below it too.
+ */
+START_TEST(lowered_map)
+{
+	uint8_t failed[18 * 20] = { 0 };
+	static const int cuts[9] = { 0, 1, 2, 103, 104, 105, 226, 227, 228 };
+	struct fors_topology *live, *ref;
+	struct fors_nominal nom;
+	struct fors_basemap_in in;
+	struct fors_route *r;
+	uint16_t *map, *low;
+	uint64_t t;
+	size_t n, i;
+	uint32_t k;
+
+	for (k = 0; k < 9; k++)
+		failed[cuts[k]] = 1;
+	live = lhcb_topology(failed, NULL);
+	ref = lhcb_topology(NULL, NULL);
+	r = route_ok(live, ref, 0, "LHCb, three cuts on three leaves");
+	n = (size_t)r->fb->m1 * r->fb->nhosts;
+	map = malloc(sizeof(uint16_t) * n);
+	low = malloc(sizeof(uint16_t) * n);
+	ck_assert(map && low);
+	ck_assert_int_eq(fors_nominal_build(r->fb, &nom), 0);
+	in = (struct fors_basemap_in){ r->fb, nom.designated, nom.group,
+				       nom.next, FORS_SPREAD_CUT, 0 };
+	ck_assert_int_eq(fors_basemap_build(&in, map), 0);
+	ck_assert_uint_eq(fors_map_bound(r->fb, map, NULL), 380);
+	t = fors_map_shift_time(r->fb, map);
+	memcpy(low, map, sizeof(uint16_t) * n);
+	ck_assert_int_eq(fors_map_lower(r->fb, NULL, 360, t, low), 0);
+	ck_assert_uint_eq(fors_map_bound(r->fb, low, NULL), 360);
+	ck_assert_uint_le(fors_map_shift_time(r->fb, low), t);
+	for (i = 0; i < n; i++)
+		ck_assert(low[i] == map[i] ||
+			  (fors_plane_live(r->fb, (uint32_t)(i / r->fb->nhosts), low[i]) &&
+			   fors_plane_live(r->fb, r->fb->hosts[i % r->fb->nhosts].sid /
+					   r->fb->m0, low[i])));
+	memcpy(low, map, sizeof(uint16_t) * n);
+	ck_assert_int_eq(fors_map_lower(r->fb, NULL, 360, t - 1, low), 0);
+	ck_assert(!memcmp(low, map, sizeof(uint16_t) * n) ||
+		  fors_map_shift_time(r->fb, low) <= t - 1);
+	fors_nominal_free(&nom);
+	free(map);
+	free(low);
+	fors_route_free(r);
+	fors_topology_free(live);
+	fors_topology_free(ref);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *su = suite_create("base");
 
+	add_case(su, lowered_map, 0, 1, 300);
 	add_case(su, base_lids_serve_everyone, 0, 4, 300);
 	add_case(su, healthy_shift_is_whole, 0, 1, 300);
 	add_case(su, shift_time_as_eval, 0, 1, 300);

@@ -262,13 +262,17 @@ END_TEST
  * pair's four offsets), one cut at LMC 2 (340 keeping the planes, T* 325);
  * three cuts on one leaf and two on each of three at LMC 0 (380 and 360
  * where the base map's fallbacks are capped down only, at T*_L 360 and
- * 342 with route.c's candidate capped up too). Phases no fewer than the
- * map allows, no more than recorded (a ratchet).
+ * 342 with route.c's candidate capped up too); three cuts on each of
+ * three leaves at LMC 0 (380, the base map's bound, where no map weighed
+ * kept the shift; 361 with the map lowered, routing/lower.h, T*_L 360).
+ * Phases no fewer than the map allows, no more than recorded (a
+ * ratchet).
  */
 static const struct {
 	const char *name;
 	uint32_t lmc, cut, dead, most;	/* cut: 1 on leaf 0, 3 on three,
-					   4 three on leaf 0, 6 two on three */
+					   4 three on leaf 0, 6 two on three,
+					   9 three on three */
 } lhcb_narrow_cases[] = {
 	{ "LHCb, 1F SW0, LMC 0", 0, 1, 0, 340 },
 	{ "LHCb, 3F SW0, LMC 0", 0, 4, 0, 361 },
@@ -277,6 +281,7 @@ static const struct {
 	{ "LHCb, 1F SW0,5,11, LMC 2", 2, 3, 0, 334 },
 	{ "LHCb, SW18,19,22,23 gone, LMC 2", 2, 0, 4, 383 },
 	{ "LHCb, 1F SW0, LMC 2", 2, 1, 0, 334 },
+	{ "LHCb, 3F SW0,5,11, LMC 0", 0, 9, 0, 361 },
 };
 
 START_TEST(lhcb_narrow)
@@ -292,6 +297,9 @@ START_TEST(lhcb_narrow)
 	failed[0] |= failed[1] = cut == 6;
 	failed[5 * 20 + 2] = failed[5 * 20 + 3] = cut == 6;
 	failed[11 * 20 + 4] = failed[11 * 20 + 5] = cut == 6;
+	failed[0] |= failed[1] |= failed[2] = cut == 9;
+	failed[5 * 20 + 3] |= failed[5 * 20 + 4] |= failed[5 * 20 + 5] = cut == 9;
+	failed[11 * 20 + 6] = failed[11 * 20 + 7] = failed[11 * 20 + 8] = cut == 9;
 	dead[0] = dead[1] = lhcb_narrow_cases[_i].dead >= 2;
 	dead[4] = dead[5] = lhcb_narrow_cases[_i].dead == 4;
 	live = lhcb_topology(failed, dead);

@@ -5,6 +5,7 @@
 
 #include "routing/basemap.h"
 #include "routing/leastused.h"
+#include "routing/lower.h"
 #include "routing/detour.h"
 #include "routing/route.h"
 #include "routing/routed.h"
@@ -1136,6 +1137,37 @@ static int minhop_first(struct fors_route *r, const struct fors_nominal *nom,
 }
 
 /*
+ * The map held (map) with its bound lowered toward floor (routing/
+ * lower.h), the shift's time kept where may_replace() takes it for the
+ * map capped up: within 1% of the first map's and 2% of minhop's (for
+ * the phases, 1% of the base map's); held where may_replace() takes it.
+ * After three cuts on each of three leaves of the LHCb fabric: 380 to
+ * 360, the shift as it was (doc/narrow-lmc.md, "Lowered").
+ */
+static int lowered(struct fors_route *r, const struct fors_nominal *nom,
+		   uint16_t *map, uint16_t *alt, uint32_t floor,
+		   struct map_pick *p)
+{
+	size_t n = (size_t)r->fb->m1 * r->fb->nhosts;
+	uint64_t most = p->phases ? 100 * p->base.shift / 99 :
+				    100 * p->first.shift / 99;
+	struct map_cost c;
+	int e;
+
+	if (!p->phases && 100 * p->mh.shift / 98 < most)
+		most = 100 * p->mh.shift / 98;
+	memcpy(alt, map, sizeof(uint16_t) * n);
+	e = fors_map_lower(r->fb, r->joins, floor, most, alt);
+	if (!e)
+		e = cost_of(r, nom, alt, &c);
+	if (!e && may_replace(p, &c, 1)) {
+		memcpy(map, alt, sizeof(uint16_t) * n);
+		p->best = c;
+	}
+	return e;
+}
+
+/*
  * The base map of every host into map, in place of the one built from nom
  * that it holds: minhop's
  * where that misses parity (minhop_first; not with phases), then the
@@ -1176,6 +1208,8 @@ static int choose_map(struct fors_route *r, const struct fors_basemap_in *in,
 		memcpy(map, alt, sizeof(uint16_t) * n);
 		p.best = c;
 	}
+	if (!e && p.best.bound > floor)
+		e = lowered(r, nom, map, alt, floor, &p);
 	free(alt);
 	return e;
 }
