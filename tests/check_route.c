@@ -322,7 +322,7 @@ END_TEST
  * verifies them, phases added above P_f declared, T*_L reported and never
  * passed, and no more phases than recorded there (a ratchet).
  */
-static const uint32_t lmc0_phases[] = { 362, 380, 420, 520, 520, 420, 440,
+static const uint32_t lmc0_phases[] = { 362, 380, 400, 389, 394, 400, 440,
 					480 };
 
 /* The switch of node n in d. */
