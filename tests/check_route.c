@@ -264,7 +264,9 @@ END_TEST
  * where the base map's fallbacks are capped down only, at T*_L 360 and
  * 342 with route.c's candidate capped up too); three cuts on each of
  * three leaves at LMC 0 (380, the base map's bound, where no map weighed
- * kept the shift; 361 with the map lowered, routing/lower.h, T*_L 360).
+ * kept the shift; 361 with the map lowered, routing/lower.h, T*_L 360);
+ * spines 18 and 19 gone at LMC 0 (343; the map lowered from the nominal
+ * planes instead of spread reaches the same bound, 342, and 349 phases).
  * Phases no fewer than the map allows, no more than recorded (a
  * ratchet).
  */
@@ -282,6 +284,7 @@ static const struct {
 	{ "LHCb, SW18,19,22,23 gone, LMC 2", 2, 0, 4, 383 },
 	{ "LHCb, 1F SW0, LMC 2", 2, 1, 0, 334 },
 	{ "LHCb, 3F SW0,5,11, LMC 0", 0, 9, 0, 361 },
+	{ "LHCb, SW18,19 gone, LMC 0", 0, 0, 2, 343 },
 };
 
 START_TEST(lhcb_narrow)
@@ -976,8 +979,8 @@ END_TEST
  * measured (a ratchet): the packed try compacted replaces the best only
  * where shorter (FT(2;5,3) in one of the seeds: 18 phases, the packed try 20).
  */
-static const uint32_t random_narrow_phases[] = { 576, 456, 446, 506, 499,
-						  589 };
+static const uint32_t random_narrow_phases[] = { 575, 441, 446, 506, 483,
+						  588 };
 
 /*
  * Seeded fabrics with failures at every LMC below the planes': verified
@@ -1642,31 +1645,19 @@ int main(void)
 {
 	Suite *su = suite_create("route");
 
-	add_case(su, lhcb_326_at_bound, 0, 9, 0);
+	/*
+	 * The quick cases first: the mutation stage (tests/mutate.sh) stops
+	 * at a suite's first failure, so a mutant these kill does not wait
+	 * for the seeded and LHCb routings below (40 s in all).
+	 */
 	add_case(su, ilp_cache_and_cyclic, 0, 1, 0);
-	add_case(su, paper_scenarios, 0, sizeof(paper) / sizeof(paper[0]),
-		 0);
-	add_case(su, paper_scenarios_lmc0, 0, 8, 0);
-	add_case(su, full_trees_at_map_bound, 0, 11, 0);
-	add_case(su, narrow_never_above_lmc0, 0, 2, 0);
-	add_case(su, paper_scenarios_narrow, 0,
-		 2 * sizeof(paper) / sizeof(paper[0]), 0);
 	add_case(su, healthy_one_offset, 0, 3, 0);
-	add_case(su, random_narrow, 0, 6, 0);
 	add_case(su, residue_rule, 0, 4, 0);
 	add_case(su, residue_offsets_ndr, 0, 1, 0);
 	add_case(su, fig5, 0, 1, 0);
-	add_case(su, random_fabrics, 0, 8, 0);
-	add_case(su, random_apart, 0, 6, 0);
-	add_case(su, algorithm1_when_shorter, 0, 1, 0);
-	add_case(su, lhcb_random_failures, 0, 6, 0);
 	add_case(su, dual_port_hosts_on_two_spines, 0, 1, 0);
-	add_case(su, mftree_after_failures, 0, 6, 0);
 	add_case(su, mftree_lower_bound_map, 0, 1, 0);
-	add_case(su, lhcb_narrow, 0, sizeof(lhcb_narrow_cases) /
-		 sizeof(lhcb_narrow_cases[0]), 0);
 	add_case(su, aggregation_nodes, 0, 30, 0);
-	add_case(su, parallel_cables_any_lmc, 0, 40, 0);
 	add_case(su, real_lab_lids, 0, 1, 0);
 	add_case(su, refusals, 0, 1, 0);
 	add_case(su, partial_lids, 0, 1, 0);
@@ -1675,5 +1666,22 @@ int main(void)
 	add_case(su, checks_opensm_dump, 0, 1, 0);
 	add_case(su, cyclic_with_held_cable, 0, 1, 0);
 	add_case(su, check_finds_broken_tables, 0, 2, 0);
+	add_case(su, full_trees_at_map_bound, 0, 11, 0);
+	add_case(su, algorithm1_when_shorter, 0, 1, 0);
+	add_case(su, mftree_after_failures, 0, 6, 0);
+	add_case(su, parallel_cables_any_lmc, 0, 40, 0);
+	add_case(su, random_apart, 0, 6, 0);
+	add_case(su, lhcb_random_failures, 0, 6, 0);
+	add_case(su, random_fabrics, 0, 8, 0);
+	add_case(su, paper_scenarios_narrow, 0,
+		 2 * sizeof(paper) / sizeof(paper[0]), 0);
+	add_case(su, paper_scenarios, 0, sizeof(paper) / sizeof(paper[0]),
+		 0);
+	add_case(su, lhcb_326_at_bound, 0, 9, 0);
+	add_case(su, paper_scenarios_lmc0, 0, 8, 0);
+	add_case(su, random_narrow, 0, 6, 0);
+	add_case(su, narrow_never_above_lmc0, 0, 2, 0);
+	add_case(su, lhcb_narrow, 0, sizeof(lhcb_narrow_cases) /
+		 sizeof(lhcb_narrow_cases[0]), 0);
 	return run_suite(su);
 }
