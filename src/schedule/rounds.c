@@ -72,9 +72,10 @@ struct rounder {
 	uint32_t *arc;		/* [m1 * m0 * m0]: the phase of each transfer
 				   within a leaf, or UNPLACED, or NO_ARC */
 	uint32_t extra;		/* phases after the rounds, within leaves */
-	struct moved log[64];	/* a chain's moves: at most 2 + 3 * 2^(depth
-				   - 1) (n pairs out, one in, each of the n
-				   with depth - n left), 50 at depth 5 */
+	struct moved log[64];	/* a chain's moves: L(d) = max over n <= 3
+				   of n + 1 + n L(d - n), L(0) = 1 (n pairs
+				   out, one in, the n chains with d - n
+				   left), 21 at depth 5, one more first */
 	uint32_t nlog;
 	uint64_t work;		/* rounds looked at by the chains so far */
 };
