@@ -276,6 +276,7 @@ static const struct {
 					   4 three on leaf 0, 6 two on three,
 					   9 three on three */
 } lhcb_narrow_cases[] = {
+	{ "LHCb, healthy, LMC 2", 2, 0, 0, 325 },
 	{ "LHCb, 1F SW0, LMC 0", 0, 1, 0, 340 },
 	{ "LHCb, 3F SW0, LMC 0", 0, 4, 0, 361 },
 	{ "LHCb, 2F SW0,5,11, LMC 0", 0, 6, 0, 342 },
@@ -1040,6 +1041,48 @@ START_TEST(random_narrow)
 }
 END_TEST
 
+/*
+ * Seeded healthy fabrics whose leaves hold q - 2 to q hosts, at LMC 2:
+ * the shift with its planes (doc/narrow-lmc.md, "The shift with its
+ * planes") fits three offsets beside the base map's, so the exchange is
+ * at T*, hosts - 1, verified as fors check verifies.
+ */
+START_TEST(healthy_shift_lmc2)
+{
+	int trial, uneven = 0;
+
+	test_rng = 0x5f17000u + (uint64_t)_i;
+	for (trial = 0; trial < 6; trial++) {
+		uint32_t q = 4 + rnd() % 5, m1 = 3 + rnd() % 5, i, n = 0;
+		uint8_t *absent = calloc((size_t)q * m1, 1);
+		struct fors_netgen g = { q, m1, q, 1, absent, 0, NULL, NULL, 0, 0 };
+		struct fors_route_opts o = { .lmc = 2 };
+		struct fors_topology *live, *ref;
+		struct fors_route *r;
+		char what[96];
+
+		ck_assert_ptr_nonnull(absent);
+		for (i = 0; i < q * m1; i++) {
+			absent[i] = i % q < 2 && rnd() % 2;
+			n += !absent[i];
+			uneven += absent[i];
+		}
+		live = gen_topology(&g);
+		ref = gen_topology(&g);
+		snprintf(what, sizeof(what), "trial %d: FT(2;%u,%u), %u hosts",
+			 trial, q, m1, n);
+		r = route_ok_with(live, ref, &o, what);
+		ck_assert_msg(r->s->nphases == n - 1, "%s: %u phases", what,
+			      r->s->nphases);
+		fors_route_free(r);
+		fors_topology_free(live);
+		fors_topology_free(ref);
+		free(absent);
+	}
+	ck_assert_int_gt(uneven, 0);
+}
+END_TEST
+
 /* Up to half the bandwidth lost at random on FT(2;20,18). */
 START_TEST(lhcb_random_failures)
 {
@@ -1667,6 +1710,7 @@ int main(void)
 	add_case(su, cyclic_with_held_cable, 0, 1, 0);
 	add_case(su, check_finds_broken_tables, 0, 2, 0);
 	add_case(su, full_trees_at_map_bound, 0, 11, 0);
+	add_case(su, healthy_shift_lmc2, 0, 3, 0);
 	add_case(su, algorithm1_when_shorter, 0, 1, 0);
 	add_case(su, mftree_after_failures, 0, 6, 0);
 	add_case(su, parallel_cables_any_lmc, 0, 40, 0);

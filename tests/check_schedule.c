@@ -20,6 +20,7 @@
 #include "schedule/pack.h"
 #include "schedule/planes.h"
 #include "schedule/rounds.h"
+#include "schedule/shift.h"
 
 static struct fors_schedule *build(uint32_t m0, uint32_t m1, uint32_t f,
 				   const uint8_t *present)
@@ -999,6 +1000,112 @@ START_TEST(rounds_need_every_plane)
 }
 END_TEST
 
+/*
+ * The planes each (leaf, host slot) pair of s uses, as alternatives for
+ * holds_with(), k a pair at most: 0 when some pair uses more.
+ */
+static int pair_planes(const struct fors_schedule *s, uint32_t k,
+		       int16_t *plane)
+{
+	uint32_t all = s->m0 * s->m1, j;
+	size_t i;
+
+	for (i = 0; i < (size_t)s->m1 * all * k; i++)
+		plane[i] = FORS_NO_PLANE;
+	for (i = 0; i < s->nxfers; i++) {
+		int16_t *o = &plane[((size_t)(s->xfers[i].src / s->m0) * all +
+				     s->xfers[i].dst) * k];
+		int32_t pl = fors_xfer_plane(&s->xfers[i]);
+
+		for (j = 0; pl >= 0 && j < k && o[j] != FORS_NO_PLANE &&
+			    o[j] != pl; j++)
+			;
+		if (pl >= 0 && j == k)
+			return 0;
+		if (pl >= 0)
+			o[j] = (int16_t)pl;
+	}
+	return 1;
+}
+
+/*
+ * The shift with its planes (doc/narrow-lmc.md, "The shift with its
+ * planes"), checked from the schedule alone on seeded healthy fabrics
+ * whose leaves hold q - 2 to q hosts: hosts - 1 phases, every pair once,
+ * a host once a phase, no cable twice (holds_with, one cable a plane),
+ * and no pair on more than three planes, as the argument there counts.
+ */
+START_TEST(shift_design)
+{
+	int trial, shifted = 0;
+
+	test_rng = 0x5f1u + (uint64_t)_i;
+	for (trial = 0; trial < 20; trial++) {
+		uint32_t q = 3 + rnd() % 8, m1 = 2 + rnd() % 8, all = q * m1;
+		uint8_t *present = malloc(all);
+		int16_t *cable = malloc(sizeof(int16_t) * m1 * q);
+		int16_t *plane = malloc(sizeof(int16_t) * m1 * all * 3);
+		struct fors_shift_params sp = { q, m1, 0, q, present, 3 };
+		struct fors_pack_params pp = { q, cable, NULL, 0, 0 };
+		struct fors_compact_alts alts = { 3, plane };
+		struct fors_schedule *in, *s = NULL;
+		struct fors_error err;
+		uint32_t i, n = 0;
+
+		ck_assert(present && cable && plane);
+		for (i = 0; i < all; i++)
+			present[i] = i % q >= 2 || rnd() % 2;
+		for (i = 0; i < all; i++)
+			n += present[i];
+		for (i = 0; i < m1 * q; i++)
+			cable[i] = (int16_t)(i % q);
+		in = build(q, m1, 0, present);
+		ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_uint_eq(s->nphases, n - 1);
+		ck_assert_int_eq(fors_schedule_is_cyclic(s), 1);
+		ck_assert(pair_planes(s, 3, plane));
+		holds_with(in, s, &pp, &alts);
+		shifted += !pair_planes(s, 1, plane);
+		free(present);
+		free(cable);
+		free(plane);
+		fors_schedule_free(in);
+		fors_schedule_free(s);
+	}
+	ck_assert_int_gt(shifted, 0);
+}
+END_TEST
+
+/*
+ * Where the shift does not fit: a leaf with more hosts than planes, and
+ * the LHCb shape in small (a leaf of 8, five of 6, 8 planes), whose pairs
+ * into the large leaf need three planes, refused at two.
+ */
+START_TEST(shift_refusals)
+{
+	uint8_t present[6 * 8];
+	struct fors_shift_params sp = { 8, 6, 0, 8, present, 3 };
+	struct fors_schedule *s = NULL;
+	struct fors_error err;
+	uint32_t i;
+
+	for (i = 0; i < 6 * 8; i++)
+		present[i] = i < 8 || i % 8 < 6;
+	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->nphases, 8 + 5 * 6 - 1);
+	fors_schedule_free(s);
+	sp.planes = 2;
+	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+	ck_assert_ptr_null(s);
+	sp.planes = 3;
+	sp.q = 7;
+	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+	ck_assert_ptr_null(s);
+}
+END_TEST
+
 START_TEST(pack_refuses_no_plane)
 {
 	int16_t cable[4] = { 0, 1, 0, 1 }, fixed[2 * 4];
@@ -1037,6 +1144,8 @@ static Suite *suite(void)
 	add_case(su, pack_refuses_no_plane, 0, 1, 0);
 	add_case(su, rounds_full_trees, 0, 4, 0);
 	add_case(su, rounds_need_every_plane, 0, 1, 0);
+	add_case(su, shift_design, 0, 3, 0);
+	add_case(su, shift_refusals, 0, 1, 0);
 	add_case(su, sweep, 2, 25, 0);
 	add_case(su, paper_topologies, 0, 5, 0);
 	return su;

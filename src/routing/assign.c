@@ -717,9 +717,9 @@ static void vias(struct assigner *a, uint32_t p)
  * A whole phase in one pass, into a->ph: each inter-leaf transfer on its
  * destination's slot plane (the tight attempt's first guess, tight_guess),
  * in a cyclic schedule over the base map on the base map's plane (the
- * schedule searched its phases over it, cyclic.h), or under the residue
- * rule on its send's plane (any free offset then),
- * live at both leaves, reached by its pair or a free offset, no cable
+ * schedule searched its phases over it, cyclic.h), under the residue
+ * rule on its send's plane, or on the plane the schedule gave it (given,
+ * shift.h; any free offset in these two), live at both leaves, reached by its pair or a free offset, no cable
  * twice. The slot plane places every phase of a whole fabric and the
  * residue rule every phase it is chosen for (doc/narrow-lmc.md); 0 when a
  * transfer fails, its pairs' offsets as they were.
@@ -741,6 +741,7 @@ static int slotted(struct assigner *a, const struct fors_xfer *in,
 		ld = leaf_of(a, x.dst);
 		o = offsets_of(a, ls, x.dst);
 		p = a->resid ? a->via[x.src - ls * fb->m0] :
+		    a->info->given ? fors_xfer_plane(&x) :
 		    a->pre && (a->cyclic || a->om->k == 1 ||
 				a->info->base_only) ? o[0] :
 		    (int32_t)a->slot[x.dst];
@@ -748,7 +749,8 @@ static int slotted(struct assigner *a, const struct fors_xfer *in,
 		if (ls != ld &&
 		    !(p >= 0 && fors_plane_live(fb, ls, (uint32_t)p) &&
 		      fors_plane_live(fb, ld, (uint32_t)p) &&
-		      slot_fits(a, o, (uint32_t)p, a->resid, &j) &&
+		      slot_fits(a, o, (uint32_t)p,
+				a->resid || a->info->given, &j) &&
 		      claim(a, ls, (uint32_t)p, ld, (uint32_t)p)))
 			break;
 		a->fresh[i] = j + 1;

@@ -35,6 +35,9 @@ struct fors_assign_info {
 	int see_base;		/* in, with base: the base planes stand in
 				   the phases' lists (else, above LMC 0,
 				   offsets 1.. are the phases' own) */
+	int given;		/* in, with base: every transfer keeps the
+				   plane the schedule gave it, at an offset
+				   of its pair (schedule/shift.h) */
 };
 
 /* The method as the schedule file and the log name it: "alg2", ... */

@@ -16,6 +16,7 @@
 #include "schedule/pack.h"
 #include "schedule/planes.h"
 #include "schedule/rounds.h"
+#include "schedule/shift.h"
 
 static int cmp_guid(const void *x, const void *y)
 {
@@ -897,6 +898,39 @@ static int in_rounds(struct fors_route *r, const struct fors_route_opts *o,
 }
 
 /*
+ * Above LMC 0, where every leaf reaches every spine by one cable: the
+ * shift over the hosts in order (schedule/shift.h), n - 1 phases, where
+ * its planes prove that every (leaf, host) pair fits the offsets beside
+ * the base map's. A candidate as the others, its phases coloured by the
+ * assignment as a cyclic schedule's are: the LHCb fabric healthy at LMC 2
+ * takes T*, 325 phases (331 from the others, doc/narrow-lmc.md).
+ */
+static int shifted(struct fors_route *r, const struct fors_route_opts *o,
+		   const uint8_t *present, struct fors_schedule **pl,
+		   struct fors_assign_info *info, struct fors_error *err)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_shift_params sp = { fb->m0, fb->m1, fb->f, fb->q,
+					present, (1u << o->lmc) - 1 };
+	struct fors_schedule *s = NULL;
+	uint32_t l, p;
+	int e;
+
+	if (o->algorithm1 || fb->apart || fb->q != fb->nspines)
+		return 0;
+	for (l = 0; l < fb->m1; l++)
+		for (p = 0; p < fb->q; p++)
+			if (!fors_plane_live(fb, l, p))
+				return 0;
+	e = fors_schedule_shift(&sp, &s, err);
+	if (e || !s)
+		return e;
+	e = candidate(r, o, s, 0, pl, info, err);
+	fors_schedule_free(s);
+	return e;
+}
+
+/*
  * The schedule with its planes: Algorithm 1's where it is at the bound
  * with its planes, else the cyclic one while the best so far has more
  * phases than the try asks for, and Algorithm 1's if that comes out
@@ -958,6 +992,8 @@ static int planned(struct fors_route *r, const struct fors_route_opts *o,
 		e = candidate(r, o, abs, added, pl, &info, err);
 	if (!e && few && above(r, *pl))
 		e = fixed_tries(r, o, present, pl, &info, err);
+	if (!e && few && r->base && o->lmc && above(r, *pl))
+		e = shifted(r, o, present, pl, &info, err);
 	if (!e)
 		e = finished(r, o, few && r->base && o->lmc, pl, &info, err);
 	r->assign = info;
