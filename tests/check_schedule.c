@@ -1033,7 +1033,8 @@ static int pair_planes(const struct fors_schedule *s, uint32_t k,
  * planes"), checked from the schedule alone on seeded healthy fabrics
  * whose leaves hold q - 2 to q hosts: hosts - 1 phases, every pair once,
  * a host once a phase, no cable twice (holds_with, one cable a plane),
- * and no pair on more than three planes, as the argument there counts.
+ * every transfer on one of its pair's maps, at most three maps, and so
+ * no pair on more than three planes, as the argument there counts.
  */
 START_TEST(shift_design)
 {
@@ -1048,6 +1049,7 @@ START_TEST(shift_design)
 		struct fors_shift_params sp = { q, m1, 0, q, present, 3 };
 		struct fors_pack_params pp = { q, cable, NULL, 0, 0 };
 		struct fors_compact_alts alts = { 3, plane };
+		struct fors_shift_maps maps;
 		struct fors_schedule *in, *s = NULL;
 		struct fors_error err;
 		uint32_t i, n = 0;
@@ -1060,13 +1062,17 @@ START_TEST(shift_design)
 		for (i = 0; i < m1 * q; i++)
 			cable[i] = (int16_t)(i % q);
 		in = build(q, m1, 0, present);
-		ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+		ck_assert_int_eq(fors_schedule_shift(&sp, &s, &maps, &err), 0);
 		ck_assert_ptr_nonnull(s);
 		ck_assert_uint_eq(s->nphases, n - 1);
 		ck_assert_int_eq(fors_schedule_is_cyclic(s), 1);
+		ck_assert_uint_le(maps.k, 3);
+		holds_with(in, s, &pp, &(struct fors_compact_alts){ maps.k,
+								    maps.plane });
 		ck_assert(pair_planes(s, 3, plane));
 		holds_with(in, s, &pp, &alts);
 		shifted += !pair_planes(s, 1, plane);
+		fors_shift_maps_free(&maps);
 		free(present);
 		free(cable);
 		free(plane);
@@ -1079,29 +1085,33 @@ END_TEST
 
 /*
  * Where the shift does not fit: a leaf with more hosts than planes, and
- * the LHCb shape in small (a leaf of 8, five of 6, 8 planes), whose pairs
- * into the large leaf need three planes, refused at two.
+ * the LHCb shape in small (a leaf of 8, five of 6, 8 planes), whose moves
+ * are three (0, 1 and 2), refused at two.
  */
 START_TEST(shift_refusals)
 {
 	uint8_t present[6 * 8];
 	struct fors_shift_params sp = { 8, 6, 0, 8, present, 3 };
+	struct fors_shift_maps maps;
 	struct fors_schedule *s = NULL;
 	struct fors_error err;
 	uint32_t i;
 
 	for (i = 0; i < 6 * 8; i++)
 		present[i] = i < 8 || i % 8 < 6;
-	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &maps, &err), 0);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(s->nphases, 8 + 5 * 6 - 1);
+	ck_assert_uint_eq(maps.k, 3);
 	fors_schedule_free(s);
+	fors_shift_maps_free(&maps);
 	sp.planes = 2;
-	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &maps, &err), 0);
 	ck_assert_ptr_null(s);
+	ck_assert_ptr_null(maps.plane);
 	sp.planes = 3;
 	sp.q = 7;
-	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &err), 0);
+	ck_assert_int_eq(fors_schedule_shift(&sp, &s, &maps, &err), 0);
 	ck_assert_ptr_null(s);
 }
 END_TEST

@@ -897,13 +897,62 @@ static int in_rounds(struct fors_route *r, const struct fors_route_opts *o,
 	return e;
 }
 
+/* Whether every transfer of s between leaves is on one of its pair's maps. */
+static int on_maps(const struct fors_fabric *fb, const struct fors_schedule *s,
+		   const struct fors_shift_maps *m)
+{
+	size_t all = (size_t)fb->m0 * fb->m1, i;
+	uint32_t j;
+
+	for (i = 0; i < s->nxfers; i++) {
+		const struct fors_xfer *x = &s->xfers[i];
+		const int16_t *o = &m->plane[((size_t)(x->src / fb->m0) * all +
+					      x->dst) * m->k];
+		int32_t pl = fors_xfer_plane(x);
+
+		for (j = 0; pl >= 0 && j < m->k && o[j] != pl; j++)
+			;
+		if (pl >= 0 && j == m->k)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The offsets of the shift that won as its maps: offset 1 + i of every
+ * pair on map i, the rest left to the tables (-1). Traffic spread over
+ * the offsets (UCX's lanes) then meets rotations of one map balanced as
+ * the base map is, not each pair's planes in the order its transfers came
+ * (the LHCb fabric healthy at LMC 2, the shift over four offsets: 0.868
+ * of the best of OpenSM's engines that way). Only where the assignment
+ * left every transfer on its maps, as it does where it keeps the planes.
+ */
+static void as_maps(struct fors_route *r, const struct fors_schedule *s,
+		    const struct fors_shift_maps *m)
+{
+	const struct fors_fabric *fb = r->fb;
+	struct fors_offmap *om = r->om;
+	size_t all = (size_t)fb->m0 * fb->m1;
+	uint32_t l, h, j;
+
+	if (!om || m->k >= om->k || !on_maps(fb, s, m))
+		return;
+	for (l = 0; l < fb->m1; l++)
+		for (h = 0; h < fb->nhosts; h++)
+			for (j = 1; j < om->k; j++)
+				om->plane[((size_t)l * fb->nhosts + h) * om->k + j] =
+					j > m->k ? -1 :
+					m->plane[((size_t)l * all + fb->hosts[h].sid) *
+						 m->k + j - 1];
+}
+
 /*
  * Above LMC 0, where every leaf reaches every spine by one cable: the
- * shift over the hosts in order (schedule/shift.h), n - 1 phases, where
- * its planes prove that every (leaf, host) pair fits the offsets beside
- * the base map's. A candidate as the others, its phases coloured by the
- * assignment as a cyclic schedule's are: the LHCb fabric healthy at LMC 2
- * takes T*, 325 phases (331 from the others, doc/narrow-lmc.md).
+ * shift over the hosts in order with its planes (schedule/shift.h), n - 1
+ * phases, where its moves fit the offsets beside the base map's. A
+ * candidate as the others, each transfer keeping its plane (given); where
+ * it wins, its offsets become its maps (as_maps). The LHCb fabric healthy
+ * at LMC 2 takes T*, 325 phases (331 from the others, doc/narrow-lmc.md).
  */
 static int shifted(struct fors_route *r, const struct fors_route_opts *o,
 		   const uint8_t *present, struct fors_schedule **pl,
@@ -912,7 +961,8 @@ static int shifted(struct fors_route *r, const struct fors_route_opts *o,
 	const struct fors_fabric *fb = r->fb;
 	struct fors_shift_params sp = { fb->m0, fb->m1, fb->f, fb->q,
 					present, (1u << o->lmc) - 1 };
-	struct fors_schedule *s = NULL;
+	struct fors_schedule *s = NULL, *was = *pl;
+	struct fors_shift_maps maps;
 	uint32_t l, p;
 	int e;
 
@@ -922,11 +972,16 @@ static int shifted(struct fors_route *r, const struct fors_route_opts *o,
 		for (p = 0; p < fb->q; p++)
 			if (!fors_plane_live(fb, l, p))
 				return 0;
-	e = fors_schedule_shift(&sp, &s, err);
-	if (e || !s)
-		return e;
-	e = candidate(r, o, s, 0, pl, info, err);
+	e = fors_schedule_shift(&sp, &s, &maps, err);
+	if (!e && s) {
+		r->assign.given = 1;
+		e = candidate(r, o, s, 0, pl, info, err);
+		r->assign.given = info->given = 0;
+	}
+	if (!e && s && *pl != was)
+		as_maps(r, *pl, &maps);
 	fors_schedule_free(s);
+	fors_shift_maps_free(&maps);
 	return e;
 }
 

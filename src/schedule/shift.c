@@ -12,11 +12,14 @@
  * q - h (h its leaf's hosts) to end at p + q - 1, which its leaf's other
  * sends of the phase, on planes p .. p + h - 1 - a for its a in the part,
  * leave free; the whole leaves follow the last part. The parts then take
- * disjoint planes whenever the receiving leaf has at most q hosts, and a
- * pair's transfers use one plane per role its source leaf plays.
+ * disjoint planes whenever the receiving leaf has at most q hosts. The
+ * x-th host of A sends to b on plane (b - first of A) mod n, mod q, moved:
+ * with m distinct moves, m maps hold every transfer's plane, one map an
+ * LID offset.
  */
 #include <stdlib.h>
 
+#include "schedule/planes.h"
 #include "schedule/shift.h"
 
 struct shifter {
@@ -28,7 +31,7 @@ struct shifter {
 	uint32_t *first;	/* [m1]: the leaf's first position */
 	uint32_t *size;		/* [m1]: its present hosts */
 	uint32_t *move;		/* [n]: per receiver, the phase's shift */
-	uint64_t *seen;		/* [m1 * n]: planes each pair has used */
+	uint64_t moves;		/* every move made, as bits */
 };
 
 /* The present hosts in order; 0 when some leaf has more than q. */
@@ -82,43 +85,63 @@ static void parts(struct shifter *d, uint32_t b, uint32_t p)
 	}
 }
 
-/* Phase p's transfers appended at k; 0 when a pair needs too many planes. */
-static int phase(struct shifter *d, uint32_t p, struct fors_xfer *xf,
-		 size_t *k)
+/* Phase p's transfers appended at k, its moves into d->moves. */
+static void phase(struct shifter *d, uint32_t p, struct fors_xfer *xf,
+		  size_t *k)
 {
 	const struct fors_shift_params *sp = d->sp;
-	uint32_t a, b, l, pl;
-	uint64_t *u;
+	uint32_t a, b, l;
+	int32_t pl;
 
 	for (l = 0; l < sp->m1; l++)
 		if (d->size[l])
 			parts(d, l, p);
 	for (a = 0; a < d->n; a++) {
 		b = (a + p) % d->n;
-		l = d->leaf[a];
-		pl = (p + d->idx[a] + d->move[b]) % sp->q;
-		if (l == d->leaf[b]) {
-			xf[(*k)++] = fors_xfer_make(d->sid[a], d->sid[b], -1,
-						    FORS_NO_DLID);
-			continue;
+		pl = -1;
+		if (d->leaf[a] != d->leaf[b]) {
+			pl = (int32_t)((p + d->idx[a] + d->move[b]) % sp->q);
+			d->moves |= (uint64_t)1 << d->move[b];
 		}
-		u = &d->seen[(size_t)l * d->n + b];
-		*u |= (uint64_t)1 << pl;
-		if ((uint32_t)__builtin_popcountll(*u) > sp->planes)
-			return 0;
-		xf[(*k)++] = fors_xfer_make(d->sid[a], d->sid[b], (int32_t)pl,
+		xf[(*k)++] = fors_xfer_make(d->sid[a], d->sid[b], pl,
 					    FORS_NO_DLID);
 	}
-	return 1;
 }
 
-/* The schedule of the n - 1 phases, or NULL where a pair has too many. */
-static int build(struct shifter *d, struct fors_schedule **out)
+/* The maps of the moves made (fors_shift_maps). 0, or FORS_ENOMEM. */
+static int maps_of(const struct shifter *d, struct fors_shift_maps *m)
+{
+	const struct fors_shift_params *sp = d->sp;
+	size_t all = (size_t)sp->m0 * sp->m1, i;
+	uint32_t mv[64], k = 0, l, b, j;
+
+	for (j = 0; j < 64; j++)
+		if (d->moves >> j & 1)
+			mv[k++] = j;
+	m->k = k;
+	m->plane = malloc(sizeof(int16_t) * (sp->m1 * all * k + 1));
+	if (!m->plane)
+		return FORS_ENOMEM;
+	for (i = 0; i < sp->m1 * all * k; i++)
+		m->plane[i] = FORS_NO_PLANE;
+	for (l = 0; l < sp->m1; l++)
+		for (b = 0; b < d->n; b++)
+			for (j = 0; d->leaf[b] != l && j < k; j++)
+				m->plane[((size_t)l * all + d->sid[b]) * k + j] =
+					(int16_t)(((b + d->n - d->first[l]) %
+						   d->n + mv[j]) % sp->q);
+	return 0;
+}
+
+/* The schedule of the n - 1 phases, or NULL where the moves are too many. */
+static int build(struct shifter *d, struct fors_schedule **out,
+		 struct fors_shift_maps *maps)
 {
 	const struct fors_shift_params *sp = d->sp;
 	struct fors_schedule *s = calloc(1, sizeof(*s));
 	size_t k = 0;
 	uint32_t p;
+	int e = 0;
 
 	if (!s)
 		return FORS_ENOMEM;
@@ -128,30 +151,39 @@ static int build(struct shifter *d, struct fors_schedule **out)
 	s->start = calloc(d->n, sizeof(size_t));
 	s->xfers = malloc(sizeof(struct fors_xfer) * (size_t)d->n * (d->n - 1));
 	if (!s->start || !s->xfers ||
-	    fors_schedule_add_key(s, "pattern", "cyclic")) {
-		fors_schedule_free(s);
-		return FORS_ENOMEM;
-	}
-	for (p = 1; p < d->n; p++) {
-		if (!phase(d, p, s->xfers, &k)) {
-			fors_schedule_free(s);
-			return 0;
-		}
+	    fors_schedule_add_key(s, "pattern", "cyclic"))
+		e = FORS_ENOMEM;
+	for (p = 1; !e && p < d->n; p++) {
+		phase(d, p, s->xfers, &k);
 		s->start[p] = k;
 	}
 	s->nxfers = k;
-	*out = s;
-	return 0;
+	if (!e && (uint32_t)__builtin_popcountll(d->moves) <= sp->planes)
+		e = maps_of(d, maps);
+	if (!e && maps->plane)
+		*out = s;
+	else
+		fors_schedule_free(s);
+	return e;
+}
+
+void fors_shift_maps_free(struct fors_shift_maps *m)
+{
+	free(m->plane);
+	m->plane = NULL;
+	m->k = 0;
 }
 
 int fors_schedule_shift(const struct fors_shift_params *sp,
-			struct fors_schedule **out, struct fors_error *err)
+			struct fors_schedule **out,
+			struct fors_shift_maps *maps, struct fors_error *err)
 {
 	size_t all = (size_t)sp->m0 * sp->m1;
 	struct shifter d = { .sp = sp };
 	int e = 0;
 
 	*out = NULL;
+	*maps = (struct fors_shift_maps){ 0, NULL };
 	if (sp->q > 64)
 		return 0;
 	d.sid = malloc(sizeof(uint32_t) * (all + 1));
@@ -160,19 +192,16 @@ int fors_schedule_shift(const struct fors_shift_params *sp,
 	d.move = malloc(sizeof(uint32_t) * (all + 1));
 	d.first = malloc(sizeof(uint32_t) * (sp->m1 + 1));
 	d.size = malloc(sizeof(uint32_t) * (sp->m1 + 1));
-	d.seen = calloc(sp->m1 * all + 1, sizeof(uint64_t));
-	if (!d.sid || !d.leaf || !d.idx || !d.move || !d.first || !d.size ||
-	    !d.seen)
+	if (!d.sid || !d.leaf || !d.idx || !d.move || !d.first || !d.size)
 		e = FORS_ENOMEM;
 	else if (lay_out(&d) && d.n >= 2)
-		e = build(&d, out);
+		e = build(&d, out, maps);
 	free(d.sid);
 	free(d.leaf);
 	free(d.idx);
 	free(d.move);
 	free(d.first);
 	free(d.size);
-	free(d.seen);
 	if (e)
 		fors_error_set(err, "out of memory while laying out the shift");
 	return e;
