@@ -130,9 +130,13 @@ static struct fors_lft_dump *reference(const struct fors_topology *t,
 	return d;
 }
 
-/* The shift's (nperm 0) or nperm permutations' relative throughput. */
-static double relative(const struct fors_topology *t,
-		       const struct fors_lft_dump *d, uint32_t nperm)
+/*
+ * The shift's (nperm 0) or nperm permutations' relative throughput; with
+ * offsets, each phase sent over every LID offset in turn (eval --offsets).
+ */
+static double relative_at(const struct fors_topology *t,
+			  const struct fors_lft_dump *d, uint32_t nperm,
+			  int offsets)
 {
 	struct fors_pattern *p;
 	struct fors_eval *e;
@@ -141,12 +145,21 @@ static double relative(const struct fors_topology *t,
 
 	ck_assert_msg((nperm ? fors_pattern_permutations(t, nperm, 7, &p, &err) :
 			       fors_pattern_shift(t, &p, &err)) == 0, "%s", err.msg);
+	ck_assert_msg(!offsets || fors_pattern_offsets(t, p, &err) == 0, "%s",
+		      err.msg);
 	ck_assert_msg(fors_eval_run(t, d, p, &e, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(e->lost, 0);
 	x = e->relative;
 	fors_eval_free(e);
 	fors_pattern_free(p);
 	return x;
+}
+
+/* relative_at() at base LIDs. */
+static double relative(const struct fors_topology *t,
+		       const struct fors_lft_dump *d, uint32_t nperm)
+{
+	return relative_at(t, d, nperm, 0);
 }
 
 /*
@@ -396,25 +409,6 @@ START_TEST(lhcb_base_lids)
 }
 END_TEST
 
-/* The linear shift sent over every LID offset in turn (eval --offsets). */
-static double shift_offsets(const struct fors_topology *t,
-			    const struct fors_lft_dump *d)
-{
-	struct fors_pattern *p;
-	struct fors_eval *e;
-	struct fors_error err;
-	double x;
-
-	ck_assert_msg(fors_pattern_shift(t, &p, &err) == 0, "%s", err.msg);
-	ck_assert_msg(fors_pattern_offsets(t, p, &err) == 0, "%s", err.msg);
-	ck_assert_msg(fors_eval_run(t, d, p, &e, &err) == 0, "%s", err.msg);
-	ck_assert_uint_eq(e->lost, 0);
-	x = e->relative;
-	fors_eval_free(e);
-	fors_pattern_free(p);
-	return x;
-}
-
 /*
  * The LHCb fabric healthy at LMC 2, whose exchange is the shift with its
  * planes (doc/narrow-lmc.md): its offsets are the shift's maps, so the
@@ -437,7 +431,7 @@ START_TEST(lhcb_shift_offsets)
 		live->nodes[r->fb->hosts[i].node].ports[r->fb->hosts[i].port].lmc = 2;
 	d = dump_of(r);
 	base = relative(live, d, 0);
-	all = shift_offsets(live, d);
+	all = relative_at(live, d, 0, 1);
 	ck_assert_msg(all >= 0.95 * base, "over the offsets %.3f, base LIDs %.3f",
 		      all, base);
 	fors_lft_dump_free(d);
