@@ -277,6 +277,49 @@ START_TEST(cbc_oracle)
 }
 END_TEST
 
+/*
+ * The flow term pinned against CBC (issue 49): three seeded fabrics (up
+ * to 6 leaves and 6 spines) whose bound is the flow term at the LP's
+ * optimum rounded up, a fraction above it (18.33, 17.5, 13.33), and at
+ * or below the integer optimum. A certificate rounded down instead of up
+ * gives 18, 17 and 13 there, below the LP; the fabrics of cbc_oracle and
+ * the fixtures above have integer quotients and did not see it.
+ */
+static const struct inst lp_pinned[] = {
+	{ 6, 6, { 5, 2, 5, 0, 1, 5 },
+	  { 0, 0, 2, 1, 0, 1, 2, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 2,
+	    0, 1, 1, 0, 2, 1, 1, 2, 0, 0, 1, 2, 0, 1, 2, 0, 1, 2 } },
+	{ 5, 5, { 1, 4, 5, 1, 3 },
+	  { 2, 1, 1, 1, 0, 1, 2, 1, 0, 0, 1, 1, 0, 2, 0, 1, 1, 1, 1, 2,
+	    1, 1, 1, 0, 1 } },
+	{ 4, 6, { 3, 5, 5, 0 },
+	  { 0, 0, 1, 2, 1, 0, 0, 1, 1, 2, 1, 1, 1, 2, 1, 0, 1, 0, 0, 2,
+	    1, 0, 1, 0 } },
+};
+
+START_TEST(flow_term_lp)
+{
+	char dir[] = "/tmp/check_bound.XXXXXX", cmd[64];
+	const struct inst *x = &lp_pinned[_i];
+	struct fors_bound b;
+	double lp, ip;
+
+	ck_assert_msg(!system("command -v cbc >/dev/null"),
+		      "cbc (Debian coinor-cbc) is needed");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(bound_of(x, &b), 0);
+	ck_assert_int_eq(b.term, FORS_BOUND_FLOW);
+	lp = cbc_optimum(x, 0, dir);
+	ip = cbc_optimum(x, 1, dir);
+	ck_assert_msg(lp - (double)(uint64_t)lp > 1e-6, "LP %.4f", lp);
+	ck_assert_msg(b.t + 1e-6 >= lp && b.t < lp + 1 && b.t <= ip + 1e-6,
+		      "fabric %d: flow bound %u, LP %.4f, integer %.2f", _i,
+		      b.t, lp, ip);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static uint32_t one_route_of(const struct inst *x)
 {
 	struct fors_bound_fabric bf = { x->nl, x->ns, x->hosts, x->cables };
@@ -407,6 +450,8 @@ static Suite *bound_suite(void)
 	tcase_add_test(tc, flow_term);
 	tcase_add_test(tc, bottleneck);
 	tcase_add_test(tc, cbc_oracle);
+	tcase_add_loop_test(tc, flow_term_lp, 0,
+			    sizeof(lp_pinned) / sizeof(lp_pinned[0]));
 	tcase_add_test(tc, one_route_by_hand);
 	tcase_add_test(tc, one_route_oracle);
 	suite_add_tcase(su, tc);
