@@ -719,8 +719,8 @@ static void vias(struct assigner *a, uint32_t p)
  * in a cyclic schedule over the base map on the base map's plane (the
  * schedule searched its phases over it, cyclic.h), under the residue
  * rule on its send's plane, or on the plane the schedule gave it (given,
- * shift.h; any free offset in these two), live at both leaves, reached by its pair or a free offset, no cable
- * twice. The slot plane places every phase of a whole fabric and the
+ * shift.h; any free offset in these two), live at both leaves, reached by
+ * its pair or a free offset, no cable twice. The slot plane places every phase of a whole fabric and the
  * residue rule every phase it is chosen for (doc/narrow-lmc.md); 0 when a
  * transfer fails, its pairs' offsets as they were.
  */
