@@ -81,7 +81,7 @@ one_case() {
 	for l in 0 1 2 3 4 5; do
 		r=$d/lmc$l
 		mkdir -p "$r"
-		run "$r" route route -t "$d/live.net" -r "$d/ref.net" -l "$l" -R -o "$r"
+		run "$r" route route -t "$d/live.net" -r "$d/ref.net" -l "$l" -R -T -o "$r"
 		[ -f "$r/fors-schedule.dump" ] || continue
 		run "$r" check check -s "$r/fors-schedule.dump" -t "$d/live.net" -l "$r/fors-lfts.dump"
 		run "$r" eval-sched eval -t "$d/live.net" -l "$r/fors-lfts.dump" -S "$r/fors-schedule.dump"
@@ -100,7 +100,7 @@ done
 mkdir -p schedule
 for a in "-n 20 -l 18 -f 1" "-n 20 -l 18 -f 3" "-n 4 -l 3 -f 1" "-n 8 -l 8 -f 2"; do
 	# shellcheck disable=SC2086
-	run schedule "$(echo "$a" | tr -d ' -')" schedule $a
+	run schedule "$(echo "$a" | tr -d ' -')" schedule $a --text
 done
 # OpenSM's tables of the lab, which have the LIDs a linear shift needs.
 mkdir -p opensm

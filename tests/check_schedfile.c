@@ -9,29 +9,14 @@
 #include "formats/schedfile.h"
 #include "verify/verify.h"
 #include "suite.h"
+#include "sched_util.h"
 
-static char *to_text(const struct fors_schedule *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fors_schedule_write(f, s), FORS_OK);
-	fclose(f);
-	return buf;
-}
+#define to_text sched_to_text
 
 static int from_text(const char *text, struct fors_schedule **s,
 		     struct fors_error *err)
 {
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	int r;
-
-	ck_assert_ptr_nonnull(f);
-	r = fors_schedule_read(f, "t", s, err);
-	fclose(f);
-	return r;
+	return sched_from_buf(text, strlen(text), s, err);
 }
 
 static void assert_same(const struct fors_schedule *a,
@@ -295,7 +280,7 @@ START_TEST(write_file_atomic)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/sched", dir);
 	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
-	ck_assert_int_eq(fors_schedule_write_file(path, s, &err), FORS_OK);
+	ck_assert_int_eq(fors_schedule_write_file(path, s, FORS_SCHED_TEXT, &err), FORS_OK);
 	ck_assert_int_eq(fors_schedule_read_file(path, &t, &err), FORS_OK);
 	assert_same(s, t);
 	fors_schedule_free(t);
@@ -303,7 +288,7 @@ START_TEST(write_file_atomic)
 	unlink(path);
 	rmdir(dir);
 	snprintf(path, sizeof(path), "%s/sched", dir);
-	ck_assert_int_eq(fors_schedule_write_file(path, s, &err), FORS_EIO);
+	ck_assert_int_eq(fors_schedule_write_file(path, s, FORS_SCHED_TEXT, &err), FORS_EIO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot write"));
 	ck_assert_int_eq(fors_schedule_read_file(path, &t, &err), FORS_EIO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
@@ -319,7 +304,7 @@ static const struct {
 	const char *msg;
 } malformed[] = {
 	{ "", "t:0: empty file" },
-	{ "fors-schedule 2\n", "t:1: unsupported schedule version '2'" },
+	{ "fors-schedule 3\n", "t:1: unsupported schedule version '3' (this reader knows 1 and 2)" },
 	{ "fors-schedule\n", "t:1: expected 'fors-schedule 1'" },
 	{ "schedule 1\n", "t:1: expected 'fors-schedule 1'" },
 	{ "fors-schedule 1\nphase 0 1\n", "t:2: expected the 'fabric' line" },

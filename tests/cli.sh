@@ -53,6 +53,8 @@ expect 2 "--planes: '1024' is out of range 1..1023" $S 4 --leaves 4 --reduction 
 expect 2 "--schedule is required" check
 expect 1 "cannot write" $S 4 --leaves 4 --reduction 1 --output "$tmp/no/such/dir"
 expect 1 "cannot open" check --schedule "$tmp/missing"
+expect 2 "--input writes a file again: it takes no --hosts-per-leaf" schedule --input x --leaves 4
+expect 1 "cannot open" schedule --input "$tmp/missing" --text
 expect 0 "" --help
 expect 0 "" schedule --help
 expect 0 "" check --help
@@ -60,14 +62,17 @@ expect 0 "" check --help
 fors --version | grep -q '^fors [0-9]' && ok || ko "--version"
 
 # the README's main job: the LHCb DAQ topology, one failed link
-fors $S 20 --leaves 18 --reduction 2 >"$tmp/s" && ok || ko "schedule"
+fors $S 20 --leaves 18 --reduction 2 --text >"$tmp/s" && ok || ko "schedule"
 head -2 "$tmp/s" | grep -q '^fabric hosts-per-leaf 20 leaves 18 planes 20 reduction 2 impacted 2 lmc - phases 378$' \
 	&& ok || ko "fabric line of FT(2;20,18) f=2"
 [ "$(grep -c '^phase ' "$tmp/s")" -eq 378 ] && ok || ko "378 phase blocks"
 tail -1 "$tmp/s" | grep -qx 'end 129240' && ok || ko "end line"
 fors check --schedule "$tmp/s" >/dev/null && ok || ko "check of a fresh schedule"
-fors $S 20 --leaves 18 --reduction 2 --output "$tmp/o" >/dev/null && cmp -s "$tmp/s" "$tmp/o" \
+fors $S 20 --leaves 18 --reduction 2 --text --output "$tmp/o" >/dev/null && cmp -s "$tmp/s" "$tmp/o" \
 	&& ok || ko "--output writes what stdout shows"
+fors $S 20 --leaves 18 --reduction 2 >"$tmp/s2" && [ "$(head -1 "$tmp/s2")" = "fors-schedule 2" ] &&
+	fors schedule --input "$tmp/s2" --text | cmp -s - "$tmp/s" && ok ||
+	ko "the compact form by default, its text the text's"
 
 # a corrupted schedule fails the check with the violation
 sed '4s/^\([0-9]*\) [0-9]*/\1 0/' "$tmp/s" >"$tmp/bad"
@@ -114,10 +119,20 @@ expect 1 "routes break the schedule's guarantees" check --schedule "$tmp/r-f2/fo
 fors netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$tmp/n44.net" &&
 	mkdir -p "$tmp/r-44" &&
 	fors route --topology "$tmp/n44.net" --lmc 2 --output "$tmp/r-44" >/dev/null &&
+	fors schedule --input "$tmp/r-44/fors-schedule.dump" --text >"$tmp/44.txt" &&
 	awk '/^phase 0 / { p = 1; print; next }
 		p && $3 != "-" { $4 = $4 - $4 % 4 + ($4 % 4 + 1) % 4; p = 0 }
-		{ print }' "$tmp/r-44/fors-schedule.dump" >"$tmp/moved.dump" && ok ||
+		{ print }' "$tmp/44.txt" >"$tmp/moved.dump" && ok ||
 	ko "the moved DLID's fixture"
+# the compact form by default, version 1 on request, one text through both
+mkdir -p "$tmp/r-44t" &&
+	fors route --topology "$tmp/n44.net" --lmc 2 --text --output "$tmp/r-44t" >/dev/null &&
+	[ "$(head -1 "$tmp/r-44/fors-schedule.dump")" = "fors-schedule 2" ] &&
+	[ "$(head -1 "$tmp/r-44t/fors-schedule.dump")" = "fors-schedule 1" ] &&
+	cmp -s "$tmp/44.txt" "$tmp/r-44t/fors-schedule.dump" &&
+	fors schedule --input "$tmp/44.txt" --output "$tmp/44.bin" >/dev/null &&
+	cmp -s "$tmp/44.bin" "$tmp/r-44/fors-schedule.dump" && ok ||
+	ko "the compact and text forms of one routed schedule"
 expect 1 "routes break the schedule's guarantees: 2 shared (phase, link) pairs$" \
 	check --schedule "$tmp/moved.dump" --topology "$tmp/n44.net" --lfts "$tmp/r-44/fors-lfts.dump"
 grep -q 'max link load 2, 2 shared (phase, link) pairs, 0 undelivered, 0 not up/down; ' \

@@ -35,7 +35,7 @@ expect() {
 N="netgen --hosts-per-leaf 6 --leaves 4 --spines 6"
 fors $N >"$tmp/h.net" && fors $N --fail 0:5,1:4 --absent 7 --dual 2 >"$tmp/f.net" &&
 	fors route --topology "$tmp/f.net" --reference "$tmp/h.net" --lmc 3 \
-		--output "$tmp" >/dev/null && ok || ko "netgen and route"
+		--text --output "$tmp" >/dev/null && ok || ko "netgen and route"
 S=$tmp/fors-schedule.dump
 # The plugin adds a generation; fors route does not (yet).
 sed '2s/$/ generation 7/' "$S" >"$tmp/gen"
@@ -84,6 +84,12 @@ for h in $(awk '$1 == "host" { print $2 }' "$S"); do
 			ko "host $h phase $p: $(diff "$tmp/want" "$tmp/got") $(cat "$tmp/err")"
 	done
 done
+
+# The compact form of the same file answers the same.
+fors schedule --input "$tmp/gen" --output "$tmp/gen2" &&
+	[ "$(head -1 "$tmp/gen2")" = "fors-schedule 2" ] &&
+	peer "$tmp/gen" 3 4 >"$tmp/a" && peer "$tmp/gen2" 3 4 >"$tmp/b" &&
+	cmp -s "$tmp/a" "$tmp/b" && ok || ko "the compact form answers as the text"
 
 # The same host by id, by description, by DESCRIPTION:PORT, by GUID.
 peer "$tmp/gen" 3 4 >"$tmp/a" && peer "$tmp/gen" H003 4 >"$tmp/b" &&

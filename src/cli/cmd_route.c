@@ -18,13 +18,14 @@
 static const char usage_route[] =
 	"Usage: fors route --topology LIVE [--reference HEALTHY] --lmc L|auto\n"
 	"                  [--renumber-lids] [--participants GUIDS]\n"
-	"                  [--base-lids everyone|phases|exchange] --output DIR\n"
+	"                  [--base-lids everyone|phases|exchange] [--text]\n"
+	"                  --output DIR\n"
 	"\n"
 	"Route a two-level fat tree with FORS: find the failed leaf-spine\n"
 	"cables, compute the schedule, a congestion-free plane for every\n"
 	"transfer and the LFTs of every switch for every LID and LMC offset.\n"
 	"Writes DIR/fors-schedule.dump (the schedule file, with hosts, planes\n"
-	"and DLIDs), DIR/fors-lfts.dump (OpenSM's opensm-lfts.dump format) and\n"
+	"and DLIDs; compact, version 2, unless --text), DIR/fors-lfts.dump (OpenSM's opensm-lfts.dump format) and\n"
 	"DIR/fors-topology.txt (LIVE as ibnetdiscover text with the LIDs and LMC\n"
 	"routed, for fors eval).\n"
 	"\n"
@@ -47,13 +48,14 @@ static const char usage_route[] =
 	"                           minhop's) or exchange (chosen with the\n"
 	"                           phases alone; with one offset per plane,\n"
 	"                           each host's designated plane)\n"
+	"  -T, --text               write the schedule as text, version 1\n"
 	"  -o, --output DIR         where to write the three files\n"
 	"  -h, --help               show this help\n";
 
 struct route_args {
 	const char *topo, *ref, *dir, *guids;
 	struct fors_route_opts o;
-	int have_lmc, auto_lmc;
+	int have_lmc, auto_lmc, text;
 };
 
 /* --base-lids WHOM into o's flags: 0, or the usage error's status. */
@@ -76,12 +78,13 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 		{ "participants", required_argument, NULL, 'p' },
 		{ "base-lids", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "text", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r = 0;
 
-	while (!r && (c = getopt_long(argc, argv, ":t:r:l:Rp:b:o:h", opts,
+	while (!r && (c = getopt_long(argc, argv, ":t:r:l:Rp:b:o:Th", opts,
 				      NULL)) != -1) {
 		if (c == 't')
 			a->topo = optarg;
@@ -104,6 +107,8 @@ static int route_opts(int argc, char **argv, struct route_args *a)
 			r = base_lids_opt(optarg, &a->o);
 		else if (c == 'o')
 			a->dir = optarg;
+		else if (c == 'T')
+			a->text = 1;
 		else if (c == 'h')
 			return fputs(usage_route, stdout), -1;
 		else
@@ -135,7 +140,8 @@ static int lfts_cb(FILE *out, const void *arg)
  * r routed, so that fors eval can follow a pattern through the tables.
  */
 static int write_files(const char *dir, const struct fors_route *r,
-		       struct fors_topology *live, struct fors_error *err)
+		       struct fors_topology *live, int text,
+		       struct fors_error *err)
 {
 	size_t n = strlen(dir) + 32;
 	char *path = malloc(n);
@@ -146,7 +152,8 @@ static int write_files(const char *dir, const struct fors_route *r,
 		return FORS_ENOMEM;
 	}
 	snprintf(path, n, "%s/fors-schedule.dump", dir);
-	e = fors_schedule_write_file(path, r->s, err);
+	e = fors_schedule_write_file(path, r->s, text ? FORS_SCHED_TEXT :
+				     FORS_SCHED_COMPACT, err);
 	if (!e) {
 		snprintf(path, n, "%s/fors-lfts.dump", dir);
 		e = fors_write_atomic(path, lfts_cb, r, err);
@@ -270,7 +277,7 @@ int cmd_route(int argc, char **argv)
 			summary(r, &a.o, fors_clock_ms() - t0);
 	}
 	if (!e)
-		e = write_files(a.dir, r, live, &err);
+		e = write_files(a.dir, r, live, a.text, &err);
 	if (e)
 		fprintf(stderr, "fors route: %s\n", err.msg);
 	fors_route_free(r);

@@ -8,15 +8,21 @@
 #include "cli/cli.h"
 #include "formats/schedfile.h"
 #include "schedule/schedule.h"
+#include "sys/tty.h"
 
 static const char usage_schedule[] =
 	"Usage: fors schedule --hosts-per-leaf M0 --leaves M1 --reduction F\n"
-	"                     [--planes Q] [--impacted M] [--output FILE]\n"
+	"                     [--planes Q] [--impacted M] [--text] [--output FILE]\n"
+	"       fors schedule --input FILE [--text] [--output FILE]\n"
 	"\n"
-	"Print the FORS all-to-all schedule of FT(2;M0,M1) with bandwidth\n"
+	"Write the FORS all-to-all schedule of FT(2;M0,M1) with bandwidth\n"
 	"reduction F (0 <= F < M0): Algorithm 1 of the FORS paper between\n"
 	"leaves, the fewest phases found inside them. The schedule is abstract:\n"
-	"no host lines, planes and DLIDs are '-'.\n"
+	"no host lines, planes and DLIDs are '-'. With --input, write the\n"
+	"schedule file FILE (either version) again instead. The file is the\n"
+	"compact form (version 2, binary after its head) unless --text asks for\n"
+	"version 1, a line per transfer; the compact form is not written to a\n"
+	"terminal.\n"
 	"\n"
 	"  -n, --hosts-per-leaf M0  host slots per leaf switch (>= 1)\n"
 	"  -l, --leaves M1          leaf switches (>= 2); M0 x M1 <= 2048\n"
@@ -24,14 +30,17 @@ static const char usage_schedule[] =
 	"  -q, --planes Q           planes written in the fabric line (default M0,\n"
 	"                           at most 1023)\n"
 	"  -m, --impacted M         impacted planes written (default F)\n"
+	"  -i, --input FILE         the schedule file to write again\n"
+	"  -t, --text               write version 1, the text form\n"
 	"  -o, --output FILE        write FILE atomically instead of stdout\n"
 	"  -h, --help               show this help\n";
 
 struct sched_args {
 	struct fors_sched_params sp;
 	uint32_t q, m;
-	int have_q, have_m;
-	const char *output;
+	int have_q, have_m, text;
+	int have;		/* of -n, -l, -f, -q, -m: bits */
+	const char *output, *input;
 };
 
 static int sched_opts(int argc, char **argv, struct sched_args *a)
@@ -43,12 +52,14 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 		{ "planes", required_argument, NULL, 'q' },
 		{ "impacted", required_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "text", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int have = 0, c, r = 0;
 
-	while (!r && (c = getopt_long(argc, argv, ":n:l:f:q:m:o:h", opts,
+	while (!r && (c = getopt_long(argc, argv, ":n:l:f:q:m:o:i:th", opts,
 				      NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -70,14 +81,22 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 			r = parse_u32("schedule", "--planes", optarg, 1,
 				      FORS_MAX_PLANES, &a->q);
 			a->have_q = 1;
+			have |= 8;
 			break;
 		case 'm':
 			r = parse_u32("schedule", "--impacted", optarg, 0,
 				      FORS_MAX_HOSTS, &a->m);
 			a->have_m = 1;
+			have |= 16;
 			break;
 		case 'o':
 			a->output = optarg;
+			break;
+		case 'i':
+			a->input = optarg;
+			break;
+		case 't':
+			a->text = 1;
 			break;
 		case 'h':
 			fputs(usage_schedule, stdout);
@@ -91,6 +110,12 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 	if (optind < argc)
 		return usage_error("schedule", "unexpected argument '%s'",
 				   argv[optind]);
+	a->have = have;
+	if (a->input && have)
+		return usage_error("schedule", "%s",
+				   "--input writes a file again: it takes no --hosts-per-leaf, --leaves, --reduction, --planes or --impacted");
+	if (a->input)
+		return 0;
 	if (!(have & 1))
 		return usage_error("schedule", "%s is required",
 				   "--hosts-per-leaf");
@@ -99,6 +124,52 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 	if (!(have & 4))
 		return usage_error("schedule", "%s is required", "--reduction");
 	return 0;
+}
+
+/* s to a's output, or stdout, in a's form; 0 or the error's status. */
+static int put(const struct sched_args *a, const struct fors_schedule *s)
+{
+	struct fors_error err = { "" };
+	int r;
+
+	if (a->output)
+		r = fors_schedule_write_file(a->output, s, a->text ?
+					     FORS_SCHED_TEXT :
+					     FORS_SCHED_COMPACT, &err);
+	else if (!a->text && fors_is_terminal(stdout))
+		return usage_error("schedule", "%s",
+				   "the compact form is binary: give --output FILE, or --text");
+	else {
+		r = a->text ? fors_schedule_write(stdout, s) :
+			fors_schedule_write_compact(stdout, s, NULL, 0, &err);
+		if (!r && fflush(stdout))
+			r = FORS_EIO;
+		if (r == FORS_EIO)
+			snprintf(err.msg, sizeof(err.msg),
+				 "cannot write the schedule: %s",
+				 strerror(errno));
+		else if (r == FORS_ENOMEM)
+			snprintf(err.msg, sizeof(err.msg), "out of memory");
+	}
+	if (r)
+		fprintf(stderr, "fors schedule: %s\n", err.msg);
+	return r ? EXIT_FAIL : 0;
+}
+
+/* --input: the file read and written again. */
+static int rewrite(const struct sched_args *a)
+{
+	struct fors_schedule *s;
+	struct fors_error err;
+	int r;
+
+	if (fors_schedule_read_file(a->input, &s, &err)) {
+		fprintf(stderr, "fors schedule: %s\n", err.msg);
+		return EXIT_FAIL;
+	}
+	r = put(a, s);
+	fors_schedule_free(s);
+	return r;
 }
 
 int cmd_schedule(int argc, char **argv)
@@ -111,6 +182,8 @@ int cmd_schedule(int argc, char **argv)
 
 	if (r)
 		return r < 0 ? 0 : r;
+	if (a.input)
+		return rewrite(&a);
 	if (fors_sched_check_params(&a.sp, &err))
 		return usage_error("schedule", "%s", err.msg);
 	if (a.have_m && a.m > (a.have_q ? a.q : a.sp.m0))
@@ -124,20 +197,12 @@ int cmd_schedule(int argc, char **argv)
 		s->q = a.q;
 	if (a.have_m)
 		s->m = a.m;
-	if (a.output) {
-		r = fors_schedule_write_file(a.output, s, &err);
-		if (r)
-			fprintf(stderr, "fors schedule: %s\n", err.msg);
-		else
-			printf("FT(2;%u,%u) f=%u: %u phases (lower bound %u, P_f %u), %zu transfers\n",
-			       s->m0, s->m1, s->f, s->nphases,
-			       info.lower_bound, info.pf, s->nxfers);
-	} else if (fors_schedule_write(stdout, s) || fflush(stdout)) {
-		fprintf(stderr, "fors schedule: cannot write the schedule: %s\n",
-			strerror(errno));
-		r = FORS_EIO;
-	}
+	r = put(&a, s);
+	if (!r && a.output)
+		printf("FT(2;%u,%u) f=%u: %u phases (lower bound %u, P_f %u), %zu transfers\n",
+		       s->m0, s->m1, s->f, s->nphases, info.lower_bound,
+		       info.pf, s->nxfers);
 	fors_schedule_free(s);
-	return r ? EXIT_FAIL : 0;
+	return r;
 }
 

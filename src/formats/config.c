@@ -189,6 +189,9 @@ static int pair(struct config_parser *p, const char *key, const char *v)
 				  &c->refuse_spine_hosts);
 	if (!strcmp(key, "base_lids"))
 		return base_lids_key(p, key, v, c);
+	if (!strcmp(key, "schedule_format"))
+		return choice_key(p, key, v, "compact", "text",
+				  &c->text_schedule);
 	if (!strcmp(key, "ilp_timeout_ms"))
 		return number_key(p, key, v, 1, FORS_ILP_TIMEOUT_MAX,
 				  "milliseconds", &c->ilp_timeout_ms);

@@ -28,6 +28,8 @@ struct fors_config {
 				   minhop's (routing/route.h) */
 	char *participants;	/* a GUID file, or "all"; default: OpenSM's
 				   cn_guid_file, else every host port */
+	int text_schedule;	/* schedule_format text: version 1; default
+				   compact, version 2 */
 };
 
 /* A sweep waits at most this long for the cache (doc/ilp.md). */

@@ -5,6 +5,7 @@
 
 #include "sys/atomic.h"
 #include "formats/schedfile.h"
+#include "formats/schedruns.h"
 #include "formats/io.h"
 
 /* Reasonable ceiling on phases: far above any real schedule. */
@@ -58,18 +59,13 @@ static void put_desc(FILE *out, const char *d)
 	fputc('"', out);
 }
 
-int fors_schedule_write(FILE *out, const struct fors_schedule *s)
+/* Lines 1 to the last host line, as version v has them. */
+static void put_head(FILE *out, const struct fors_schedule *s,
+		     const struct fors_kv *more, size_t nmore, int v)
 {
-	return fors_schedule_write_keys(out, s, NULL, 0);
-}
-
-int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
-			     const struct fors_kv *more, size_t nmore)
-{
-	uint32_t p;
 	size_t i;
 
-	fprintf(out, "fors-schedule 1\n");
+	fprintf(out, "fors-schedule %d\n", v);
 	fprintf(out, "fabric hosts-per-leaf %u leaves %u planes %u reduction %u impacted %u lmc",
 		s->m0, s->m1, s->q, s->f, s->m);
 	put_num(out, s->lmc);
@@ -87,42 +83,62 @@ int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
 		put_desc(out, h->desc ? h->desc : "");
 		fprintf(out, " %u\n", h->port);
 	}
-	for (p = 0; p < s->nphases; p++) {
-		fprintf(out, "phase %u %zu\n", p, s->start[p + 1] - s->start[p]);
-		for (i = s->start[p]; i < s->start[p + 1]; i++)
-			put_xfer(out, &s->xfers[i]);
-	}
+}
+
+static int cmp_src(const void *a, const void *b)
+{
+	const struct fors_xfer *x = *(const struct fors_xfer *const *)a;
+	const struct fors_xfer *y = *(const struct fors_xfer *const *)b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Phase p's transfers by source, the order the compact form reads back in,
+ * so that both forms give one text (tmp holds a phase's pointers).
+ */
+static void put_phase(FILE *out, const struct fors_schedule *s, uint32_t p,
+		      const struct fors_xfer **tmp)
+{
+	size_t i, n = s->start[p + 1] - s->start[p];
+
+	for (i = 0; i < n; i++)
+		tmp[i] = &s->xfers[s->start[p] + i];
+	for (i = 1; i < n && tmp[i - 1]->src < tmp[i]->src; i++)
+		;
+	if (i < n)
+		qsort(tmp, n, sizeof(*tmp), cmp_src);
+	fprintf(out, "phase %u %zu\n", p, n);
+	for (i = 0; i < n; i++)
+		put_xfer(out, tmp[i]);
+}
+
+int fors_schedule_write(FILE *out, const struct fors_schedule *s)
+{
+	return fors_schedule_write_keys(out, s, NULL, 0);
+}
+
+int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
+			     const struct fors_kv *more, size_t nmore)
+{
+	const struct fors_xfer **tmp;
+	size_t most = 0;
+	uint32_t p;
+
+	for (p = 0; p < s->nphases; p++)
+		if (s->start[p + 1] - s->start[p] > most)
+			most = s->start[p + 1] - s->start[p];
+	tmp = malloc(sizeof(*tmp) * (most + 1));
+	if (!tmp)
+		return FORS_ENOMEM;
+	put_head(out, s, more, nmore, 1);
+	for (p = 0; p < s->nphases; p++)
+		put_phase(out, s, p, tmp);
+	free(tmp);
 	fprintf(out, "end %zu\n", s->nxfers);
 	return ferror(out) ? FORS_EIO : FORS_OK;
-}
-
-struct sched_out {
-	const struct fors_schedule *s;
-	const struct fors_kv *more;
-	size_t nmore;
-};
-
-static int write_cb(FILE *out, const void *arg)
-{
-	const struct sched_out *o = arg;
-
-	return fors_schedule_write_keys(out, o->s, o->more, o->nmore);
-}
-
-int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
-			     struct fors_error *err)
-{
-	return fors_schedule_write_file_keys(path, s, NULL, 0, err);
-}
-
-int fors_schedule_write_file_keys(const char *path,
-				  const struct fors_schedule *s,
-				  const struct fors_kv *more, size_t nmore,
-				  struct fors_error *err)
-{
-	const struct sched_out o = { s, more, nmore };
-
-	return fors_write_atomic(path, write_cb, &o, err);
 }
 
 /* FNV-1a, 64 bits. */
@@ -134,6 +150,93 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 		h = (h ^ *b++) * 0x100000001b3ull;
 	return h;
 }
+
+/* The compact form's body after its head: the runs and the `end` line. */
+static int put_runs(FILE *out, const struct fors_schedule *s,
+		    const unsigned char *buf, size_t len, size_t nruns)
+{
+	fprintf(out, "runs %zu %zu\n", nruns, len);
+	fwrite(buf, 1, len, out);
+	fprintf(out, "\nend %zu %016llx\n", s->nxfers,
+		(unsigned long long)fnv(0xcbf29ce484222325ull, buf, len));
+	return ferror(out) ? FORS_EIO : FORS_OK;
+}
+
+/* s's runs, or one line saying why the compact form cannot hold s. */
+static int encode(const struct fors_schedule *s, unsigned char **buf,
+		  size_t *len, size_t *nruns, struct fors_error *err)
+{
+	int e = fors_runs_encode(s, buf, len, nruns);
+
+	if (e == FORS_EVERIFY)
+		fors_error_set(err, "%s", "a host sends twice in one phase: the compact form cannot hold the schedule");
+	else if (e)
+		fors_error_set(err, "%s", "out of memory encoding the schedule");
+	return e;
+}
+
+int fors_schedule_write_compact(FILE *out, const struct fors_schedule *s,
+				const struct fors_kv *more, size_t nmore,
+				struct fors_error *err)
+{
+	unsigned char *buf;
+	size_t len, nruns;
+	int e = encode(s, &buf, &len, &nruns, err);
+
+	if (e)
+		return e;
+	put_head(out, s, more, nmore, 2);
+	e = put_runs(out, s, buf, len, nruns);
+	free(buf);
+	if (e)
+		fors_error_set(err, "%s", "cannot write the schedule");
+	return e;
+}
+
+struct sched_out {
+	const struct fors_schedule *s;
+	const struct fors_kv *more;
+	size_t nmore;
+	const unsigned char *buf;	/* the runs; NULL: the text form */
+	size_t len, nruns;
+};
+
+static int write_cb(FILE *out, const void *arg)
+{
+	const struct sched_out *o = arg;
+
+	if (!o->buf)
+		return fors_schedule_write_keys(out, o->s, o->more, o->nmore);
+	put_head(out, o->s, o->more, o->nmore, 2);
+	return put_runs(out, o->s, o->buf, o->len, o->nruns);
+}
+
+int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
+			     enum fors_sched_form form, struct fors_error *err)
+{
+	return fors_schedule_write_file_keys(path, s, NULL, 0, form, err);
+}
+
+int fors_schedule_write_file_keys(const char *path,
+				  const struct fors_schedule *s,
+				  const struct fors_kv *more, size_t nmore,
+				  enum fors_sched_form form,
+				  struct fors_error *err)
+{
+	struct sched_out o = { s, more, nmore, NULL, 0, 0 };
+	unsigned char *buf = NULL;
+	int e = 0;
+
+	if (form == FORS_SCHED_COMPACT)
+		e = encode(s, &buf, &o.len, &o.nruns, err);
+	if (e)
+		return e;
+	o.buf = buf;
+	e = fors_write_atomic(path, write_cb, &o, err);
+	free(buf);
+	return e;
+}
+
 
 /*
  * A word folded into h (a multiply and a shift, not FNV's byte at a time):
@@ -159,24 +262,28 @@ static uint64_t mix(uint64_t v)
 }
 
 /*
- * The transfers, each mixed with its index and summed: no step waits for
- * the one before, so four million take a few milliseconds. A transfer is
- * read as its hosts' and plane's four bytes and its DLID, every bit a
- * field's (schedule.h): a digest is only ever compared with one this
- * build computed, of the file at start or of the last schedule written.
+ * The transfers, each mixed with its phase and summed: no step waits for
+ * the one before, so four million take a few milliseconds, and a phase's
+ * order does not count (the compact form reads a phase back by source). A
+ * transfer is read as its hosts' and plane's four bytes and its DLID,
+ * every bit a field's (schedule.h): a digest is only ever compared with
+ * one this build computed, of the file at start or of the last schedule
+ * written.
  */
 static uint64_t xfers_digest(const struct fors_schedule *s)
 {
 	uint64_t h = 0;
+	uint32_t p;
 	size_t i;
 
-	for (i = 0; i < s->nxfers; i++) {
-		uint32_t w;
+	for (p = 0; p < s->nphases; p++)
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			uint32_t w;
 
-		memcpy(&w, &s->xfers[i], sizeof(w));
-		h += mix((w | (uint64_t)s->xfers[i].dlid << 32) ^
-			 (i * 0x9e3779b97f4a7c15ull));
-	}
+			memcpy(&w, &s->xfers[i], sizeof(w));
+			h += mix((w | (uint64_t)s->xfers[i].dlid << 32) ^
+				 (p * 0x9e3779b97f4a7c15ull));
+		}
 	return h;
 }
 
@@ -219,6 +326,7 @@ struct sched_reader {
 	struct fors_schedule *s;
 	struct fors_error *err;
 	int code;		/* first error; later ones keep its message */
+	int version;		/* 1: text, 2: compact */
 };
 
 static int bad(struct sched_reader *r, const char *fmt, const char *what)
@@ -348,11 +456,13 @@ static int opt_field(struct sched_reader *r, int i, uint64_t max, int32_t *v,
 static int header(struct sched_reader *r)
 {
 	if (!next(r))
-		return bad(r, "%s", "empty file: expected 'fors-schedule 1'");
+		return bad(r, "%s", "empty file: expected 'fors-schedule 1' or 'fors-schedule 2'");
 	if (r->ntok != 2 || strcmp(r->tok[0], "fors-schedule"))
-		return bad(r, "%s", "expected 'fors-schedule 1'");
-	if (strcmp(r->tok[1], "1"))
-		return bad(r, "unsupported schedule version '%s'", r->tok[1]);
+		return bad(r, "%s", "expected 'fors-schedule 1' or 'fors-schedule 2'");
+	if (strcmp(r->tok[1], "1") && strcmp(r->tok[1], "2"))
+		return bad(r, "unsupported schedule version '%s' (this reader knows 1 and 2)",
+			   r->tok[1]);
+	r->version = r->tok[1][0] - '0';
 	return 0;
 }
 
@@ -558,6 +668,72 @@ static int phases(struct sched_reader *r, int have_line)
 	return have_line ? 1 : 0;
 }
 
+/* The len bytes of runs after the `runs` line, and the newline after them. */
+static int payload(struct sched_reader *r, unsigned char *buf, uint64_t len)
+{
+	if (fread(buf, 1, len, r->in) != len || getc(r->in) != '\n')
+		return bad(r, "%s", "truncated file: runs shorter than the 'runs' line says");
+	r->lineno++;
+	return 0;
+}
+
+/* `end <pairs> <digest>`: the count into *pairs, the runs' FNV-1a checked. */
+static int end_line(struct sched_reader *r, const unsigned char *buf,
+		    uint64_t len, uint64_t *pairs)
+{
+	uint64_t h;
+	const char *t;
+
+	if (!next(r))
+		return bad(r, "%s", "truncated file: no 'end' line");
+	if (r->ntok != 3 || strcmp(r->tok[0], "end"))
+		return bad(r, "%s", "expected 'end <pairs> <digest>' after the runs");
+	t = r->tok[2];
+	if (num(r->tok[1], SIZE_MAX, pairs) || strlen(t) != 16 ||
+	    parse_u64(&t, 16, &h) || *t)
+		return bad(r, "%s", "expected 'end <pairs> <digest>' after the runs");
+	if (h != fnv(0xcbf29ce484222325ull, buf, len))
+		return bad(r, "%s", "the runs do not match the 'end' digest: the file is corrupt");
+	return 0;
+}
+
+/*
+ * The compact form after its host lines: `runs <count> <bytes>`, the runs,
+ * `end <pairs> <digest>`. The digest is checked before a run is read.
+ */
+static int runs(struct sched_reader *r, int have_line)
+{
+	uint64_t n, len, pairs;
+	unsigned char *buf;
+	char where[96];
+	int e;
+
+	if (!have_line && !next(r))
+		return bad(r, "%s", "truncated file: no 'runs' line");
+	if (r->ntok != 3 || strcmp(r->tok[0], "runs"))
+		return bad(r, "%s", "expected 'runs <count> <bytes>' after the host lines");
+	if (field(r, 1, UINT32_MAX, &n, "a run count") ||
+	    field(r, 2, (uint64_t)1 << 34, &len, "a byte count of at most 16 GiB"))
+		return FORS_EFORMAT;
+	snprintf(where, sizeof(where), "%.64s:%lu", r->name, r->lineno);
+	buf = malloc(len + 1);
+	if (!buf)
+		return FORS_ENOMEM;
+	e = payload(r, buf, len);
+	if (!e)
+		e = end_line(r, buf, len, &pairs);
+	if (!e)
+		e = fors_runs_decode(r->s, buf, len, n, where, r->err);
+	free(buf);
+	if (e == FORS_EFORMAT)
+		r->code = e;
+	if (!e && pairs != r->s->nxfers)
+		return bad(r, "%s", "'end' count differs from the number of transfers the runs hold");
+	if (!e && next(r))
+		return bad(r, "%s", "content after 'end'");
+	return e;
+}
+
 static int tail(struct sched_reader *r, int have_line)
 {
 	uint64_t n;
@@ -594,6 +770,8 @@ static int body(struct sched_reader *r)
 	}
 	if (e)
 		return e;
+	if (r->version == 2)
+		return runs(r, have);
 	e = phases(r, have);
 	if (e < 0)
 		return e;

@@ -6,6 +6,12 @@
 
 #include "schedule/schedule.h"
 
+/* Which form a schedule file takes (doc/schedule-format.md). */
+enum fors_sched_form {
+	FORS_SCHED_TEXT,	/* version 1: a line per transfer */
+	FORS_SCHED_COMPACT,	/* version 2: the text head, then runs */
+};
+
 /* The schedule file, version 1 (doc/schedule-format.md). */
 int fors_schedule_write(FILE *out, const struct fors_schedule *s);
 
@@ -17,6 +23,14 @@ int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
 			     const struct fors_kv *more, size_t nmore);
 
 /*
+ * The compact form (version 2) with more keys as fors_schedule_write_keys;
+ * FORS_EVERIFY with err saying so when a host sends twice in one phase.
+ */
+int fors_schedule_write_compact(FILE *out, const struct fors_schedule *s,
+				const struct fors_kv *more, size_t nmore,
+				struct fors_error *err);
+
+/*
  * A digest of the schedule the file holds: everything it says but the
  * fabric-line key skip (NULL: none), `bound` and `usable`, which say what
  * the fabric allows, not what applications do. A schedule read back from its
@@ -25,18 +39,19 @@ int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
  */
 uint64_t fors_schedule_digest(const struct fors_schedule *s, const char *skip);
 
-/* Write to path atomically: a temporary file beside it, then rename. */
+/* Write to path in form atomically: a temporary file beside it, then rename. */
 int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
-			     struct fors_error *err);
+			     enum fors_sched_form form, struct fors_error *err);
 
 /* The same with more keys, as fors_schedule_write_keys. */
 int fors_schedule_write_file_keys(const char *path,
 				  const struct fors_schedule *s,
 				  const struct fors_kv *more, size_t nmore,
+				  enum fors_sched_form form,
 				  struct fors_error *err);
 
 /*
- * Read a schedule file. name is used in messages ("name:line: ..."). On a
+ * Read a schedule file of either version. name is used in messages ("name:line: ..."). On a
  * malformed file: FORS_EFORMAT and the line and what was expected in err.
  */
 int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,

@@ -36,6 +36,7 @@ struct loader {
 	const char *name;
 	const char *buf;	/* the whole file */
 	size_t len;
+	int compact;		/* version 2: no line per transfer */
 	struct fors_error *err;
 };
 
@@ -71,14 +72,22 @@ static int bad(const struct loader *l, size_t k, const char *fmt, uint32_t a,
 	char msg[128];
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
-	fors_error_set(l->err, "%s:%lu: %s", l->name, line_of(l, k), msg);
+	if (k)
+		fors_error_set(l->err, "%s:%lu: %s", l->name, line_of(l, k),
+			       msg);
+	else
+		fors_error_set(l->err, "%s: %s", l->name, msg);
 	return FORS_EFORMAT;
 }
 
-/* Content line of the fabric line, of host i, of transfer g in phase p. */
+/*
+ * Content line of the fabric line, of host i, of transfer g in phase p; 0
+ * (no line: the message names the phase) in the compact form.
+ */
 #define FABRIC_LINE 2
 #define HOST_LINE(i) (3 + (i))
-#define XFER_LINE(s, p, g) (4 + (s)->nhosts + (p) + (g))
+#define XFER_LINE(l, s, p, g) \
+	((l)->compact ? 0 : 4 + (s)->nhosts + (p) + (g))
 
 /* The fabric line's numeric key k, at most max, into *out (0: none). */
 static int number_key(const struct fors_sched *s, const struct loader *l,
@@ -193,7 +202,7 @@ static int index_phase(struct fors_sched *s, const struct loader *l, uint32_t p,
 		h = key[i] >> 16;
 		g = st + (key[i] & 0xffff);
 		if (i && h == key[i - 1] >> 16)
-			return bad(l, XFER_LINE(s->sc, p, g),
+			return bad(l, XFER_LINE(l, s->sc, p, g),
 				   dst ? "host %u receives twice in phase %u" :
 				   "host %u sends twice in phase %u", h, p);
 		ix[st + i] = (uint16_t)key[i];
@@ -225,8 +234,9 @@ static int xfers(struct fors_sched *s, const struct loader *l)
 				s->bysid[x->src], s->bysid[x->dst]
 			};
 			if (x->src == x->dst)
-				e = bad(l, XFER_LINE(sc, p, g),
-					"host %u sends to itself", x->src, 0);
+				e = bad(l, XFER_LINE(l, sc, p, g),
+					"host %u sends to itself in phase %u",
+					x->src, p);
 		}
 		if (!e)
 			e = index_phase(s, l, p, 0, key, s->bysrc);
@@ -277,6 +287,7 @@ static int read_cb(FILE *in, const char *name, void *out,
 	e = fors_slurp_stream(in, name, SIZE_MAX, &f, err);
 	l.buf = f.text;
 	l.len = f.len;
+	l.compact = !e && !strncmp(f.text, "fors-schedule 2", 15);
 	s = e ? NULL : calloc(1, sizeof(*s));
 	if (!e && !s) {
 		fors_error_set(err, "%s: out of memory", name);

@@ -105,6 +105,7 @@ static int open_state(struct fors_plugin *p)
 		.reference_path = p->cfg.reference_topology,
 		.holddown_s = p->cfg.link_holddown_s,
 		.verify = p->cfg.verify,
+		.text_schedule = p->cfg.text_schedule,
 	};
 	char *sched = p->cfg.schedule_file ? strdup(p->cfg.schedule_file) :
 		      in_dump_dir(p, "opensm-fors-schedule.dump");

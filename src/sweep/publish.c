@@ -24,6 +24,7 @@
 struct fors_publish {
 	struct fors_schedule *s;	/* freed once written */
 	const char *path;	/* the state's configuration's */
+	enum fors_sched_form form;
 	char gen[24];
 	uint32_t nphases;
 	uint64_t generation, digest;	/* the state's, put back on failure */
@@ -41,7 +42,8 @@ static void *write_file(void *arg)
 	const struct fors_kv gen = { "generation", w->gen };
 	double t = fors_clock_ms();
 
-	w->e = fors_schedule_write_file_keys(w->path, w->s, &gen, 1, &w->err);
+	w->e = fors_schedule_write_file_keys(w->path, w->s, &gen, 1, w->form,
+					     &w->err);
 	fors_schedule_free(w->s);
 	w->s = NULL;
 	w->ms = fors_clock_ms() - t;
@@ -89,7 +91,9 @@ void fors_sweep_publish(struct fors_sweep_state *st, struct fors_schedule **s,
 		fors_sweep_say(st, 1, "schedule file not written: out of memory");
 		return;
 	}
-	*w = (struct fors_publish){ *s, path, "", (*s)->nphases,
+	*w = (struct fors_publish){ *s, path, st->cfg.text_schedule ?
+				    FORS_SCHED_TEXT : FORS_SCHED_COMPACT, "",
+				    (*s)->nphases,
 				    st->generation, st->digest, st->bound,
 				    st->have_digest, NULL, { "" }, 0, 0 };
 	*s = NULL;

@@ -21,6 +21,7 @@ struct fors_sweep_config {
 	const char *reference_path;	/* NULL: remember the fabric seen */
 	uint32_t holddown_s;		/* fabric/holddown.h */
 	int verify;		/* check the tables before they count */
+	int text_schedule;	/* write version 1, not the compact form */
 };
 
 /*

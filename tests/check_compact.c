@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The compact schedule file (version 2): every fixture and 300 seeded
+ * schedules give the same text through it, byte for byte, and a broken
+ * file is refused with what was wrong.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/schedfile.h"
+#include "suite.h"
+#include "sched_util.h"
+
+#define to_text sched_to_text
+#define from_buf sched_from_buf
+
+static char *to_compact(const struct fors_schedule *s, size_t *len)
+{
+	struct fors_error err;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(fors_schedule_write_compact(f, s, NULL, 0, &err) == 0,
+		      "%s", err.msg);
+	fclose(f);
+	return buf;
+}
+
+/* s's text, and the text of s through its compact form, are one. */
+static void assert_round_trip(const struct fors_schedule *s, const char *what)
+{
+	struct fors_schedule *u;
+	struct fors_error err;
+	char *t1 = to_text(s), *t2, *c1, *c2;
+	size_t n1, n2;
+
+	c1 = to_compact(s, &n1);
+	ck_assert_msg(from_buf(c1, n1, &u, &err) == 0, "%s: %s", what, err.msg);
+	t2 = to_text(u);
+	ck_assert_msg(!strcmp(t1, t2), "%s: the text differs", what);
+	c2 = to_compact(u, &n2);
+	ck_assert_msg(n1 == n2 && !memcmp(c1, c2, n1),
+		      "%s: the compact form differs once read back", what);
+	ck_assert_msg(fors_schedule_digest(s, NULL) ==
+		      fors_schedule_digest(u, NULL), "%s: digest", what);
+	fors_schedule_free(u);
+	free(t1);
+	free(t2);
+	free(c1);
+	free(c2);
+}
+
+static const char *const fixtures[] = {
+	"tests/data/ft-4-4-1f-schedule-5abe188.dump",
+	"fuzz/corpus/schedfile/abstract-2-4-q3.dump",
+	"fuzz/corpus/schedfile/abstract-3-3-f1.dump",
+	"fuzz/corpus/schedfile/fors-schedule-ibsim-ft-2-2.dump",
+	"fuzz/corpus/schedfile/fors-schedule-netgen-3-3-cables2-1f.dump",
+	"fuzz/corpus/schedfile/handmade-keys-escapes.dump",
+	"fuzz/corpus/schedfile/ilp-lookup-absent.dump",
+};
+
+START_TEST(fixtures_round_trip)
+{
+	const char *top = getenv("srcdir") ? getenv("srcdir") : ".";
+	struct fors_schedule *s;
+	struct fors_error err;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", top, fixtures[_i]);
+	ck_assert_msg(fors_schedule_read_file(path, &s, &err) == 0, "%s",
+		      err.msg);
+	assert_round_trip(s, fixtures[_i]);
+	fors_schedule_free(s);
+}
+END_TEST
+
+/* Phase p's transfers in a seeded order: the text sorts them by source. */
+static void shuffle(struct fors_schedule *s, uint32_t p)
+{
+	size_t a = s->start[p], n = s->start[p + 1] - a, i, j;
+	struct fors_xfer t;
+
+	for (i = n; i > 1; i--) {
+		j = rnd() % i;
+		t = s->xfers[a + i - 1];
+		s->xfers[a + i - 1] = s->xfers[a + j];
+		s->xfers[a + j] = t;
+	}
+}
+
+/*
+ * Planes and DLIDs as a rule gives them (by phase, source and a cycle
+ * that skips plane 0 in one kind), or at random; host lines with LIDs.
+ */
+static void dress(struct fors_schedule *s, int kind)
+{
+	uint32_t p, lids = 1u << s->lmc, q = s->q;
+	size_t i;
+
+	for (p = 0; p < s->nphases; p++) {
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			struct fors_xfer *x = &s->xfers[i];
+			int32_t pl = kind == 0 ? (int32_t)((p + x->src) % q) :
+				kind == 1 ? (int32_t)(q > 1 ? 1 + (p + x->src) % (q - 1) : 0) :
+				(int32_t)(rnd() % (q + 1)) - 1;
+
+			if (x->src / s->m0 == x->dst / s->m0 && kind < 2)
+				pl = -1;
+			fors_xfer_set_plane(x, pl);
+			x->dlid = kind == 2 && rnd() % 4 == 0 ?
+				FORS_NO_DLID : (uint16_t)(1 + x->dst * lids +
+							  (pl < 0 ? 0 : (uint32_t)pl % lids));
+		}
+		shuffle(s, p);
+	}
+}
+
+/* Host lines for a seeded subset of the slots, most of them. */
+static void add_hosts(struct fors_schedule *s)
+{
+	uint32_t sid, all = s->m0 * s->m1, lids = 1u << s->lmc;
+
+	s->hosts = calloc(all, sizeof(*s->hosts));
+	ck_assert_ptr_nonnull(s->hosts);
+	for (sid = 0; sid < all; sid++) {
+		if (rnd() % 8 == 0)
+			continue;
+		s->hosts[s->nhosts] = (struct fors_host){
+			sid, 0x2c90300000000ull + sid, 1 + sid * lids, 1, NULL };
+		s->hosts[s->nhosts].desc = strdup("H");
+		ck_assert_ptr_nonnull(s->hosts[s->nhosts++].desc);
+	}
+}
+
+START_TEST(seeded_round_trip)
+{
+	struct fors_sched_params sp;
+	struct fors_schedule *s;
+	struct fors_error err;
+	char what[32];
+
+	test_rng = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 1);
+	sp.m0 = 1 + rnd() % 8;
+	sp.m1 = 2 + rnd() % 7;
+	sp.f = rnd() % sp.m0;
+	sp.present = NULL;
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	s->q = 1 + rnd() % 12;
+	s->lmc = (int)(rnd() % 4);
+	if (_i % 2)
+		add_hosts(s);
+	dress(s, _i % 3);
+	snprintf(what, sizeof(what), "seed %d", _i);
+	assert_round_trip(s, what);
+	fors_schedule_free(s);
+}
+END_TEST
+
+/* FNV-1a, 64 bits, written again here: the test's own, not the reader's. */
+static uint64_t fnv1a(const unsigned char *b, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+#define HEAD2 "fors-schedule 2\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc 0 phases 3\n" \
+	"host 0 0x0000000000000000 1 \"H0\" 1\nhost 1 0x0000000000000000 2 \"H1\" 1\n" \
+	"host 2 0x0000000000000000 3 \"H2\" 1\nhost 3 0x0000000000000000 65534 \"H3\" 1\n"
+
+/*
+ * One source's runs as the file's numbers (each below 128, one byte):
+ * source 0, one run, then the run's fields.
+ */
+static const struct {
+	unsigned char runs[12];
+	size_t len;
+	unsigned nruns, pairs;
+	const char *msg;
+} crafted[] = {
+	{ { 0, 1, 0, 0, 4, 1, 1 }, 7, 1, 1, NULL },
+	{ { 0, 1, 0, 0, 4, 3, 0 }, 7, 1, 1, "t:7: run 1: a plane out of range" },
+	{ { 0, 1, 3, 0, 4, 1, 0 }, 7, 1, 1, "t:7: run 1: a run past the last phase" },
+	{ { 0, 1, 0, 3, 4, 1, 0 }, 7, 1, 4, "t:7: run 1: a run past the last phase" },
+	{ { 0, 1, 0, 0, 8, 1, 0 }, 7, 1, 1, "t:7: run 1: a destination out of range" },
+	{ { 0, 0 }, 2, 0, 0, "t:7: run 1: a source without runs" },
+	{ { 4, 1, 0, 0, 4, 1, 0 }, 7, 1, 1, "t:7: run 1: a source out of range" },
+	{ { 0, 1, 0, 0, 4 }, 5, 1, 1, "t:7: run 1: truncated runs" },
+	{ { 0, 1, 0, 0, 6, 1, 13 }, 7, 1, 1, "t:7: run 1: a DLID out of range" },
+	{ { 0, 1, 0, 1, 4, 16, 1, 0 }, 8, 1, 2, "t:7: run 1: a destination step out of range" },
+	{ { 0, 1, 0, 1, 4, 3, 2, 1, 0, 1, 0 }, 11, 1, 2, "t:7: run 1: a plane cycle that does not hold its planes" },
+	{ { 0, 1, 0, 0, 4, 1, 0 }, 7, 2, 1, "t:7: run 2: fewer runs than the 'runs' line says" },
+	{ { 0, 1, 0, 0, 4, 1, 0 }, 7, 0, 1, "t:7: run 1: more runs than the 'runs' line says" },
+	{ { 0, 1, 0, 0, 4, 1, 0 }, 7, 1, 2, "t:9: 'end' count differs" },
+};
+
+START_TEST(crafted_runs)
+{
+	char buf[1024];
+	struct fors_schedule *s = NULL;
+	struct fors_error err;
+	int n, e;
+
+	n = snprintf(buf, sizeof(buf), HEAD2 "runs %u %zu\n", crafted[_i].nruns,
+		     crafted[_i].len);
+	memcpy(buf + n, crafted[_i].runs, crafted[_i].len);
+	n += (int)crafted[_i].len;
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "\nend %u %016llx\n",
+		      crafted[_i].pairs,
+		      (unsigned long long)fnv1a(crafted[_i].runs,
+						crafted[_i].len));
+	e = from_buf(buf, (size_t)n, &s, &err);
+	if (!crafted[_i].msg) {
+		ck_assert_msg(e == 0, "%s", err.msg);
+		ck_assert_uint_eq(s->nxfers, 1);
+		ck_assert_uint_eq(s->xfers[0].dst, 2);
+		ck_assert_int_eq(fors_xfer_plane(&s->xfers[0]), 0);
+		ck_assert_uint_eq(s->xfers[0].dlid, 3);
+		fors_schedule_free(s);
+		return;
+	}
+	ck_assert_int_eq(e, FORS_EFORMAT);
+	ck_assert_ptr_null(s);
+	ck_assert_msg(!strncmp(err.msg, crafted[_i].msg,
+			       strlen(crafted[_i].msg)),
+		      "case %d: got \"%s\", want \"%s...\"", _i, err.msg,
+		      crafted[_i].msg);
+}
+END_TEST
+
+/* A whole file damaged: each way gets its own message. */
+START_TEST(damaged_files)
+{
+	struct fors_sched_params sp = { 4, 3, 1, NULL };
+	struct fors_schedule *s, *u = NULL;
+	struct fors_error err;
+	size_t len, at;
+	char *c, *d;
+
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	c = to_compact(s, &len);
+	at = (size_t)(strstr(c, "runs ") - c);
+	at += strcspn(c + at, "\n") + 3;
+	d = malloc(len + 8);
+	ck_assert_ptr_nonnull(d);
+	memcpy(d, c, len);
+	d[at] ^= 0x40;
+	ck_assert_int_eq(from_buf(d, len, &u, &err), FORS_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "do not match the 'end' digest: the file is corrupt"));
+	ck_assert_int_eq(from_buf(c, at, &u, &err), FORS_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "truncated file: runs shorter"));
+	memcpy(d, c, len);
+	memcpy(d + len, "x\n", 2);
+	ck_assert_int_eq(from_buf(d, len + 2, &u, &err), FORS_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "content after 'end'"));
+	ck_assert_int_eq(from_buf(c, len - 3, &u, &err), FORS_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "expected 'end <pairs> <digest>'"));
+	ck_assert_ptr_null(u);
+	free(c);
+	free(d);
+	fors_schedule_free(s);
+}
+END_TEST
+
+/*
+ * The compact form grows with the hosts and the rounds, not the
+ * transfers: Algorithm 1's healthy FT(2;32,64) with planes as a leaf's
+ * slots give them takes at most two runs per (host, round), the second
+ * where a transfer inside the leaf cuts one, and a few bytes each; its
+ * text takes 67 MB.
+ */
+START_TEST(healthy_size)
+{
+	struct fors_sched_params sp = { 32, 64, 0, NULL };
+	struct fors_schedule *s;
+	struct fors_error err;
+	size_t len, i;
+	char *c;
+	unsigned long nruns;
+
+	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
+	for (i = 0; i < s->nxfers; i++)
+		fors_xfer_set_plane(&s->xfers[i], s->xfers[i].src / 32 ==
+				    s->xfers[i].dst / 32 ? -1 :
+				    (int32_t)(s->xfers[i].dst % 32));
+	c = to_compact(s, &len);
+	ck_assert_int_eq(sscanf(strstr(c, "runs "), "runs %lu", &nruns), 1);
+	ck_assert_uint_le(nruns, 2 * 2048 * 64);
+	ck_assert_uint_le(len, 10 * nruns);
+	free(c);
+	fors_schedule_free(s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("compact");
+	TCase *tc = tcase_create("compact");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, fixtures_round_trip, 0,
+			    sizeof(fixtures) / sizeof(fixtures[0]));
+	tcase_add_loop_test(tc, seeded_round_trip, 0, 300);
+	tcase_add_loop_test(tc, crafted_runs, 0,
+			    sizeof(crafted) / sizeof(crafted[0]));
+	tcase_add_test(tc, damaged_files);
+	tcase_add_test(tc, healthy_size);
+	suite_add_tcase(su, tc);
+	return run_suite(su);
+}
