@@ -234,6 +234,60 @@ START_TEST(crafted_runs)
 }
 END_TEST
 
+#define FABRIC3 "fabric hosts-per-leaf 4 leaves 2 planes 4 reduction 0 impacted 0 lmc 2 phases 4\n"
+#define HOSTS3 \
+	"host 0 0x0000000000000000 4 \"H0\" 1\n" \
+	"host 1 0x0000000000000000 8 \"H1\" 1\n" \
+	"host 2 0x0000000000000000 12 \"H2\" 1\n" \
+	"host 3 0x0000000000000000 16 \"H3\" 1\n" \
+	"host 4 0x0000000000000000 20 \"H4\" 1\n" \
+	"host 5 0x0000000000000000 24 \"H5\" 1\n" \
+	"host 6 0x0000000000000000 28 \"H6\" 1\n" \
+	"host 7 0x0000000000000000 32 \"H7\" 1\n"
+
+/*
+ * Runs written by hand from the specification (schedule-format.md, "Version
+ * 2"): host 0 steps among the hosts with a plane step and a DLID offset,
+ * host 1 keeps planes 1 .. 3 (a cycle), host 2 has two runs apart, host 3
+ * steps within a leaf. The text they read as was worked out by hand too.
+ */
+static const unsigned char spec_runs[] = {
+	0, 1, 0, 2, 8, 4, 2, 2, 3,
+	0, 1, 0, 3, 8, 4, 3, 3, 1, 3, 0,
+	0, 2, 0, 0, 10, 1, 0, 1, 0, 1, 0, 0,
+	0, 1, 0, 2, 12, 5, 0, 0,
+};
+
+static const char spec_text[] =
+	"fors-schedule 1\n" FABRIC3 HOSTS3
+	"phase 0 4\n0 4 1 21\n1 4 2 -\n2 5 0 -\n3 6 - -\n"
+	"phase 1 3\n0 5 2 25\n1 5 3 -\n3 7 - -\n"
+	"phase 2 4\n0 6 3 29\n1 6 1 -\n2 4 - -\n3 4 - -\n"
+	"phase 3 1\n1 7 2 -\n"
+	"end 12\n";
+
+START_TEST(spec_example)
+{
+	char buf[2048];
+	struct fors_schedule *s;
+	struct fors_error err;
+	char *t;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "fors-schedule 2\n" FABRIC3 HOSTS3
+		     "runs 5 %zu\n", sizeof(spec_runs));
+	memcpy(buf + n, spec_runs, sizeof(spec_runs));
+	n += (int)sizeof(spec_runs);
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "\nend 12 %016llx\n",
+		      (unsigned long long)fnv1a(spec_runs, sizeof(spec_runs)));
+	ck_assert_msg(from_buf(buf, (size_t)n, &s, &err) == 0, "%s", err.msg);
+	t = to_text(s);
+	ck_assert_str_eq(t, spec_text);
+	free(t);
+	fors_schedule_free(s);
+}
+END_TEST
+
 /* A whole file damaged: each way gets its own message. */
 START_TEST(damaged_files)
 {
@@ -309,6 +363,7 @@ int main(void)
 	tcase_add_loop_test(tc, seeded_round_trip, 0, 300);
 	tcase_add_loop_test(tc, crafted_runs, 0,
 			    sizeof(crafted) / sizeof(crafted[0]));
+	tcase_add_test(tc, spec_example);
 	tcase_add_test(tc, damaged_files);
 	tcase_add_test(tc, healthy_size);
 	suite_add_tcase(su, tc);
