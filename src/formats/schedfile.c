@@ -141,32 +141,24 @@ int fors_schedule_write_keys(FILE *out, const struct fors_schedule *s,
 	return ferror(out) ? FORS_EIO : FORS_OK;
 }
 
-/* FNV-1a, 64 bits. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n--)
-		h = (h ^ *b++) * 0x100000001b3ull;
-	return h;
-}
-
 /* The compact form's body after its head: the runs and the `end` line. */
 static int put_runs(FILE *out, const struct fors_schedule *s,
-		    const unsigned char *buf, size_t len, size_t nruns)
+		    const struct fors_runs *r)
 {
-	fprintf(out, "runs %zu %zu\n", nruns, len);
-	fwrite(buf, 1, len, out);
-	fprintf(out, "\nend %zu %016llx\n", s->nxfers,
-		(unsigned long long)fnv(0xcbf29ce484222325ull, buf, len));
-	return ferror(out) ? FORS_EIO : FORS_OK;
+	uint64_t h;
+	int e;
+
+	fprintf(out, "runs %zu %zu\n", fors_runs_count(r), fors_runs_bytes(r));
+	e = fors_runs_write(r, out, &h);
+	fprintf(out, "\nend %zu %016llx\n", s->nxfers, (unsigned long long)h);
+	return e || ferror(out) ? FORS_EIO : FORS_OK;
 }
 
 /* s's runs, or one line saying why the compact form cannot hold s. */
-static int encode(const struct fors_schedule *s, unsigned char **buf,
-		  size_t *len, size_t *nruns, struct fors_error *err)
+static int encode(const struct fors_schedule *s, struct fors_runs **r,
+		  struct fors_error *err)
 {
-	int e = fors_runs_encode(s, buf, len, nruns);
+	int e = fors_runs_encode(s, r);
 
 	if (e == FORS_EVERIFY)
 		fors_error_set(err, "%s", "a host sends twice in one phase: the compact form cannot hold the schedule");
@@ -179,15 +171,14 @@ int fors_schedule_write_compact(FILE *out, const struct fors_schedule *s,
 				const struct fors_kv *more, size_t nmore,
 				struct fors_error *err)
 {
-	unsigned char *buf;
-	size_t len, nruns;
-	int e = encode(s, &buf, &len, &nruns, err);
+	struct fors_runs *r;
+	int e = encode(s, &r, err);
 
 	if (e)
 		return e;
 	put_head(out, s, more, nmore, 2);
-	e = put_runs(out, s, buf, len, nruns);
-	free(buf);
+	e = put_runs(out, s, r);
+	fors_runs_free(r);
 	if (e)
 		fors_error_set(err, "%s", "cannot write the schedule");
 	return e;
@@ -197,18 +188,17 @@ struct sched_out {
 	const struct fors_schedule *s;
 	const struct fors_kv *more;
 	size_t nmore;
-	const unsigned char *buf;	/* the runs; NULL: the text form */
-	size_t len, nruns;
+	const struct fors_runs *runs;	/* NULL: the text form */
 };
 
 static int write_cb(FILE *out, const void *arg)
 {
 	const struct sched_out *o = arg;
 
-	if (!o->buf)
+	if (!o->runs)
 		return fors_schedule_write_keys(out, o->s, o->more, o->nmore);
 	put_head(out, o->s, o->more, o->nmore, 2);
-	return put_runs(out, o->s, o->buf, o->len, o->nruns);
+	return put_runs(out, o->s, o->runs);
 }
 
 int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
@@ -223,20 +213,19 @@ int fors_schedule_write_file_keys(const char *path,
 				  enum fors_sched_form form,
 				  struct fors_error *err)
 {
-	struct sched_out o = { s, more, nmore, NULL, 0, 0 };
-	unsigned char *buf = NULL;
+	struct sched_out o = { s, more, nmore, NULL };
+	struct fors_runs *r = NULL;
 	int e = 0;
 
 	if (form == FORS_SCHED_COMPACT)
-		e = encode(s, &buf, &o.len, &o.nruns, err);
+		e = encode(s, &r, err);
 	if (e)
 		return e;
-	o.buf = buf;
+	o.runs = r;
 	e = fors_write_atomic(path, write_cb, &o, err);
-	free(buf);
+	fors_runs_free(r);
 	return e;
 }
-
 
 /*
  * A word folded into h (a multiply and a shift, not FNV's byte at a time):
@@ -250,7 +239,7 @@ static uint64_t fold(uint64_t h, uint64_t v)
 
 static uint64_t fnv_str(uint64_t h, const char *s)
 {
-	return fnv(h, s ? s : "", (s ? strlen(s) : 0) + 1);
+	return fors_runs_fnv(h, s ? s : "", (s ? strlen(s) : 0) + 1);
 }
 
 /* A transfer and its place, mixed (MurmurHash3's finaliser). */
@@ -692,7 +681,7 @@ static int end_line(struct sched_reader *r, const unsigned char *buf,
 	if (num(r->tok[1], SIZE_MAX, pairs) || strlen(t) != 16 ||
 	    parse_u64(&t, 16, &h) || *t)
 		return bad(r, "%s", "expected 'end <pairs> <digest>' after the runs");
-	if (h != fnv(0xcbf29ce484222325ull, buf, len))
+	if (h != fors_runs_fnv(0xcbf29ce484222325ull, buf, len))
 		return bad(r, "%s", "the runs do not match the 'end' digest: the file is corrupt");
 	return 0;
 }

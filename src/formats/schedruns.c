@@ -111,7 +111,7 @@ static void put(struct out *o, uint64_t v)
 	if (o->e)
 		return;
 	if (o->cap - o->len < 10) {
-		o->cap = o->cap ? 2 * o->cap : 4096;
+		o->cap = o->cap ? 2 * o->cap : 32;
 		nb = realloc(o->b, o->cap);
 		if (!nb) {
 			o->e = FORS_ENOMEM;
@@ -123,51 +123,6 @@ static void put(struct out *o, uint64_t v)
 		o->b[o->len++] = (unsigned char)((v & 127) | (v > 127 ? 128 : 0));
 		v >>= 7;
 	} while (v);
-}
-
-/* Each source's transfers in phase order: idx[at[src]..at[src + 1]). */
-struct by_src {
-	uint32_t *idx;		/* transfer indexes */
-	size_t *at;		/* [all + 1] */
-};
-
-/* The phase of s's transfer i. */
-static uint32_t phase_of(const struct fors_schedule *s, size_t i)
-{
-	uint32_t lo = 0, hi = s->nphases;
-
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (s->start[mid] <= i)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int by_src(const struct fors_schedule *s, uint32_t all,
-		  struct by_src *bs)
-{
-	size_t i, *fill;
-
-	bs->idx = malloc(sizeof(*bs->idx) * (s->nxfers + 1));
-	bs->at = calloc(all + 1, sizeof(*bs->at));
-	fill = calloc(all + 1, sizeof(*fill));
-	if (!bs->idx || !bs->at || !fill) {
-		free(fill);
-		return FORS_ENOMEM;
-	}
-	for (i = 0; i < s->nxfers; i++)
-		bs->at[s->xfers[i].src + 1]++;
-	for (i = 0; i < all; i++)
-		bs->at[i + 1] += bs->at[i];
-	memcpy(fill, bs->at, sizeof(*fill) * (all + 1));
-	for (i = 0; i < s->nxfers; i++)
-		bs->idx[fill[s->xfers[i].src]++] = (uint32_t)i;
-	free(fill);
-	return 0;
 }
 
 /* The signed step from a to b modulo m, in (-m/2, m/2]. */
@@ -186,68 +141,35 @@ static int32_t next_plane(const struct run *r, int32_t pl)
 }
 
 /*
- * A run stepping by one plane whose n planes so far rose without a wrap
- * to pl, and then wraps to y at or below its first (a dead plane skipped,
- * as the cyclic schedule does), takes the cycle y .. pl instead of all Q.
+ * A run stepping by one plane whose planes so far rose without a wrap to
+ * pl, and then wraps to y at or below its first (a dead plane skipped, as
+ * the cyclic schedule does), takes the cycle y .. pl instead of all Q.
  */
-static int narrow(struct run *r, uint32_t q, uint32_t n, int32_t pl,
-		  int32_t y)
+static int narrow(struct run *r, uint32_t q, int32_t pl, int32_t y)
 {
 	if (r->pstep != 1 || r->lo || r->span != q || y < 0 ||
-	    y > r->plane || pl < r->plane || (uint32_t)(pl - r->plane) + 1 != n)
+	    y > r->plane || pl < r->plane ||
+	    (uint32_t)(pl - r->plane) + 1 != r->len)
 		return 0;
 	r->lo = (uint32_t)y;
 	r->span = (uint32_t)(pl - y + 1);
 	return 1;
 }
 
-/* How many of the k transfers at t a run starting with r's fields covers. */
-static uint32_t extend(const struct fors_schedule *s, const struct space *sp,
-		       const uint32_t *t, size_t k, struct run *r)
-{
-	const struct fors_xfer *x = &s->xfers[t[0]], *y;
-	uint32_t n = 1, d = x->dst;
-	int32_t pl = fors_xfer_plane(x), was;
-
-	for (; n < k; n++) {
-		y = &s->xfers[t[n]];
-		d = next_dst(sp, d, r->step, r->leaf);
-		was = pl;
-		pl = next_plane(r, pl);
-		if (fors_xfer_plane(y) != pl && narrow(r, sp->q, n, was, fors_xfer_plane(y)))
-			pl = next_plane(r, was);
-		if (phase_of(s, t[n]) != r->p0 + n || y->dst != d ||
-		    fors_xfer_plane(y) != pl || offset_of(sp, y) != r->off)
-			break;
-	}
-	return n;
-}
-
-/* The longest run from the k transfers at t, stepping by sid or slot. */
-static void longest(const struct fors_schedule *s, const struct space *sp,
-		    const uint32_t *t, size_t k, struct run *r)
-{
-	const struct fors_xfer *x = &s->xfers[t[0]], *y = &s->xfers[t[1]];
-	struct run g = *r, l = *r;
-	int32_t a = fors_xfer_plane(x), b = fors_xfer_plane(y);
-
-	if ((a < 0) != (b < 0) || offset_of(sp, x) != offset_of(sp, y) ||
-	    phase_of(s, t[1]) != r->p0 + 1)
-		return;
-	g.pstep = l.pstep = a < 0 ? 0 :
-		(uint32_t)((b - a + (int64_t)sp->q) % sp->q);
-	g.span = l.span = sp->q;
-	if (sp->rank[x->dst] >= 0 && sp->rank[y->dst] >= 0) {
-		g.step = signed_step(sp->rank[x->dst], sp->rank[y->dst], sp->n);
-		g.len = extend(s, sp, t, k, &g);
-	}
-	if (x->dst / sp->m0 == y->dst / sp->m0) {
-		l.leaf = 1;
-		l.step = signed_step(x->dst % sp->m0, y->dst % sp->m0, sp->m0);
-		l.len = extend(s, sp, t, k, &l);
-	}
-	*r = l.len > g.len ? l : g;
-}
+/*
+ * A source's run being built: its first transfer, then, from the second
+ * on, two candidates (stepping among the hosts, and within a leaf), each
+ * followed while it holds; the run is the longer, the first on a tie.
+ */
+struct open {
+	struct run c[2];	/* c[0] by sid, c[1] by slot; len 0: dead */
+	uint32_t n;		/* transfers taken, 0: no run open */
+	uint32_t d;		/* the last destination */
+	int32_t pl;		/* the last plane */
+	uint32_t end, prev;	/* the last run's end phase, last host */
+	size_t cnt;		/* runs written */
+	struct out o;
+};
 
 static void put_run(struct out *o, const struct run *r, uint32_t end,
 		    uint32_t prev, uint32_t q)
@@ -269,92 +191,214 @@ static void put_run(struct out *o, const struct run *r, uint32_t end,
 	put(o, r->off == NO_OFF ? 0 : zigzag(r->off) + 1);
 }
 
-/* The runs of one source's k transfers at t into o; *cnt of them. */
-static int encode_src(const struct fors_schedule *s, const struct space *sp,
-		      const uint32_t *t, size_t k, struct out *o, size_t *cnt)
+/* The open run of o written: the longer candidate, and its last host. */
+static void flush(const struct space *sp, struct open *o)
 {
-	struct run r[1];
-	uint32_t end = 0, prev = 0, j;
-	size_t i;
+	struct run *r = &o->c[o->c[1].len > o->c[0].len];
+	uint32_t k;
 
-	for (i = 0, *cnt = 0; i < k; i += r->len, ++*cnt) {
-		const struct fors_xfer *x = &s->xfers[t[i]];
-
-		if (i && phase_of(s, t[i]) < end)
-			return FORS_EVERIFY;
-		*r = (struct run){ .p0 = phase_of(s, t[i]), .len = 1,
-				   .dst = x->dst, .plane = fors_xfer_plane(x),
-				   .span = sp->q, .off = offset_of(sp, x) };
-		if (i + 1 < k)
-			longest(s, sp, t + i, k - i, r);
-		put_run(o, r, end, prev, sp->q);
-		end = r->p0 + r->len;
-		for (prev = r->dst, j = 1; j < r->len; j++)
-			prev = next_dst(sp, prev, r->step, r->leaf);
-	}
-	return o->e;
+	if (!o->n)
+		return;
+	put_run(&o->o, r, o->end, o->prev, sp->q);
+	o->end = r->p0 + r->len;
+	for (o->prev = r->dst, k = 1; k < r->len; k++)
+		o->prev = next_dst(sp, o->prev, r->step, r->leaf);
+	o->cnt++;
+	o->n = 0;
 }
 
-/* Every source's runs, after its sid (from the last plus one) and count. */
-static int encode_all(const struct fors_schedule *s, const struct space *sp,
-		      const struct by_src *bs, struct out *o, size_t *nruns)
+/* The second transfer x of o's run: 1 when it allows a candidate. */
+static int second(const struct space *sp, struct open *o,
+		  const struct fors_xfer *x, uint32_t p)
 {
-	struct out one = { 0 };
-	uint32_t src, from = 0;
-	size_t cnt;
-	int e = 0;
+	struct run *g = &o->c[0], *l = &o->c[1];
+	int32_t b = fors_xfer_plane(x);
 
-	for (src = 0; !e && src < sp->all; src++) {
-		if (bs->at[src] == bs->at[src + 1])
+	if ((g->plane < 0) != (b < 0) || g->off != offset_of(sp, x) ||
+	    p != g->p0 + 1)
+		return 0;
+	g->pstep = g->plane < 0 ? 0 :
+		(uint32_t)((b - g->plane + (int64_t)sp->q) % sp->q);
+	*l = *g;
+	g->len = l->len = 0;
+	if (sp->rank[g->dst] >= 0 && sp->rank[x->dst] >= 0) {
+		g->step = signed_step(sp->rank[g->dst], sp->rank[x->dst], sp->n);
+		g->len = 2;
+	}
+	if (l->dst / sp->m0 == x->dst / sp->m0) {
+		l->leaf = 1;
+		l->step = signed_step(l->dst % sp->m0, x->dst % sp->m0, sp->m0);
+		l->len = 2;
+	}
+	return g->len || l->len;
+}
+
+/* Candidate r, which held up to the last transfer, taking x as well. */
+static void follow(const struct space *sp, const struct open *o,
+		   struct run *r, const struct fors_xfer *x, uint32_t p)
+{
+	int32_t pl = next_plane(r, o->pl), y = fors_xfer_plane(x);
+
+	if (pl != y && narrow(r, sp->q, o->pl, y))
+		pl = next_plane(r, o->pl);
+	if (p == r->p0 + r->len && x->dst == next_dst(sp, o->d, r->step,
+						      r->leaf) &&
+	    y == pl && offset_of(sp, x) == r->off)
+		r->len++;
+}
+
+/* Transfer x of phase p into its source's open run, or a new one. */
+static int take(const struct space *sp, struct open *o,
+		const struct fors_xfer *x, uint32_t p)
+{
+	uint32_t held = o->n, k;
+
+	if (o->n && p < o->c[0].p0 + o->n)
+		return FORS_EVERIFY;
+	if (o->n == 1 && !second(sp, o, x, p)) {
+		o->c[0].len = 1;
+		o->c[1].len = 0;
+	}
+	for (k = 0; o->n > 1 && k < 2; k++)
+		if (o->c[k].len == held)
+			follow(sp, o, &o->c[k], x, p);
+	if (o->n && o->c[0].len <= held && o->c[1].len <= held)
+		flush(sp, o);
+	if (!o->n) {
+		o->c[0] = (struct run){ .p0 = p, .len = 1, .dst = x->dst,
+					.plane = fors_xfer_plane(x),
+					.span = sp->q, .off = offset_of(sp, x) };
+		o->c[1].len = 0;
+	}
+	o->n++;
+	o->d = x->dst;
+	o->pl = fors_xfer_plane(x);
+	return o->o.e;
+}
+
+struct fors_runs {
+	struct open *src;	/* [all] */
+	uint32_t all;
+	size_t nruns, len;	/* the runs and their bytes, sources' too */
+};
+
+void fors_runs_free(struct fors_runs *r)
+{
+	uint32_t i;
+
+	if (!r)
+		return;
+	for (i = 0; r->src && i < r->all; i++)
+		free(r->src[i].o.b);
+	free(r->src);
+	free(r);
+}
+
+/* Bytes of v as a number of the file. */
+static size_t size_of(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v > 127) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Every open run written, and the counts and bytes summed. */
+static void close_all(const struct space *sp, struct fors_runs *r)
+{
+	uint32_t i, from = 0;
+
+	for (i = 0; i < r->all; i++) {
+		flush(sp, &r->src[i]);
+		if (!r->src[i].cnt)
 			continue;
-		one.len = 0;
-		e = encode_src(s, sp, bs->idx + bs->at[src],
-			       bs->at[src + 1] - bs->at[src], &one, &cnt);
-		put(o, src - from);
-		put(o, cnt);
-		if (!e && !o->e && o->cap - o->len < one.len) {
-			unsigned char *nb = realloc(o->b, o->len + one.len + 16);
-
-			o->e = nb ? 0 : FORS_ENOMEM;
-			o->b = nb ? nb : o->b;
-			o->cap = nb ? o->len + one.len + 16 : o->cap;
-		}
-		if (!e && !o->e)
-			memcpy(o->b + o->len, one.b, one.len);
-		o->len += e || o->e ? 0 : one.len;
-		*nruns += cnt;
-		from = src + 1;
-		e = e ? e : o->e;
+		r->nruns += r->src[i].cnt;
+		r->len += size_of(i - from) + size_of(r->src[i].cnt) +
+			  r->src[i].o.len;
+		from = i + 1;
 	}
-	free(one.b);
-	return e;
 }
 
-int fors_runs_encode(const struct fors_schedule *s, unsigned char **buf,
-		     size_t *len, size_t *nruns)
+int fors_runs_encode(const struct fors_schedule *s, struct fors_runs **out)
 {
 	struct space sp;
-	struct by_src bs = { 0 };
-	struct out o = { 0 };
+	struct fors_runs *r;
+	uint32_t p;
+	size_t i;
 	int e = space_init(s, &sp);
 
-	*buf = NULL;
-	*len = *nruns = 0;
+	*out = NULL;
 	if (e)
 		return e;
-	e = by_src(s, sp.all, &bs);
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->src = calloc(sp.all, sizeof(*r->src));
+	e = r && r->src ? 0 : FORS_ENOMEM;
+	if (r)
+		r->all = sp.all;
+	for (p = 0; !e && p < s->nphases; p++)
+		for (i = s->start[p]; !e && i < s->start[p + 1]; i++)
+			e = take(&sp, &r->src[s->xfers[i].src], &s->xfers[i], p);
+	for (i = 0; !e && i < sp.all; i++)
+		e = r->src[i].o.e;
 	if (!e)
-		e = encode_all(s, &sp, &bs, &o, nruns);
-	free(bs.idx);
-	free(bs.at);
+		close_all(&sp, r);
+	for (i = 0; !e && i < sp.all; i++)
+		e = r->src[i].o.e;
 	space_free(&sp);
 	if (e) {
-		free(o.b);
+		fors_runs_free(r);
 		return e;
 	}
-	*buf = o.b;
-	*len = o.len;
+	*out = r;
 	return 0;
+}
+
+size_t fors_runs_count(const struct fors_runs *r)
+{
+	return r->nruns;
+}
+
+size_t fors_runs_bytes(const struct fors_runs *r)
+{
+	return r->len;
+}
+
+/* FNV-1a, 64 bits, from h. */
+uint64_t fors_runs_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+int fors_runs_write(const struct fors_runs *r, FILE *f, uint64_t *fnv)
+{
+	unsigned char head[20];
+	struct out o = { head, 0, sizeof(head), 0 };
+	uint32_t i, from = 0;
+
+	*fnv = 0xcbf29ce484222325ull;
+	for (i = 0; i < r->all; i++) {
+		const struct out *b = &r->src[i].o;
+
+		if (!r->src[i].cnt)
+			continue;
+		o.len = 0;
+		put(&o, i - from);
+		put(&o, r->src[i].cnt);
+		*fnv = fors_runs_fnv(fors_runs_fnv(*fnv, head, o.len), b->b,
+				     b->len);
+		fwrite(head, 1, o.len, f);
+		fwrite(b->b, 1, b->len, f);
+		from = i + 1;
+	}
+	return ferror(f) ? FORS_EIO : 0;
 }
 
 /* ---- decoder ---- */

@@ -3,6 +3,8 @@
 #define FORS_SCHEDRUNS_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "schedule/schedule.h"
 
@@ -15,9 +17,27 @@
  * round; one without structure takes one per transfer, a few bytes each.
  */
 
-/* s's transfers as runs: a new buffer *buf of *len bytes, *nruns runs. */
-int fors_runs_encode(const struct fors_schedule *s, unsigned char **buf,
-		     size_t *len, size_t *nruns);
+/* A schedule's runs, encoded; opaque. */
+struct fors_runs;
+
+/*
+ * s's transfers as runs, in one pass over the phases: 0, FORS_ENOMEM, or
+ * FORS_EVERIFY when a host sends twice in one phase.
+ */
+int fors_runs_encode(const struct fors_schedule *s, struct fors_runs **out);
+
+/* How many runs r holds, and in how many bytes. */
+size_t fors_runs_count(const struct fors_runs *r);
+size_t fors_runs_bytes(const struct fors_runs *r);
+
+/* r's bytes to f, their FNV-1a into *fnv: 0, or FORS_EIO. */
+int fors_runs_write(const struct fors_runs *r, FILE *f, uint64_t *fnv);
+
+/* Free r; NULL is ignored. */
+void fors_runs_free(struct fors_runs *r);
+
+/* FNV-1a, 64 bits: n bytes at p folded into h (start: 0xcbf29ce484222325). */
+uint64_t fors_runs_fnv(uint64_t h, const void *p, size_t n);
 
 /*
  * Fill s's transfers (xfers, start, nxfers) from len bytes of nruns runs;
