@@ -25,6 +25,7 @@
 #define FLOW_CUT 16		/* rounds between bottleneck certificates */
 #define FLOW_EPS 0.1		/* growth of a fully used cable's length */
 #define FLOW_SCALE 1048576.0	/* integer lengths up to 2^20 */
+#define FLOW_FIT 8		/* most scalings of the split */
 
 /* The search's state: leaves with hosts, lengths and loads per cable. */
 struct flow {
@@ -170,7 +171,10 @@ static double congestion(const struct flow *f, const double *load)
 	return c;
 }
 
-/* Every pair's transfers split over its spines by their common cables. */
+/*
+ * Every pair's transfers split over its common spines, in proportion to
+ * the common cables times the factors (f->len) of the pair's two ends.
+ */
 static void spread(struct flow *f)
 {
 	const struct fors_bound_fabric *bf = f->bf;
@@ -180,15 +184,46 @@ static void spread(struct flow *f)
 	for (i = 0; i < f->na; i++)
 		for (j = 0; j < f->na; j++) {
 			uint32_t l = f->act[i], k = f->act[j];
+			const double *u = up_len(f, f->len, l);
+			const double *v = down_len(f, f->len, k);
 			double d = (double)bf->hosts[l] * bf->hosts[k], c = 0;
 
 			for (s = 0; i != j && s < bf->nspines; s++)
-				c += common(bf, l, k, s);
+				c += common(bf, l, k, s) * u[s] * v[s];
 			for (s = 0; i != j && s < bf->nspines; s++) {
-				up_len(f, f->load, l)[s] += d * common(bf, l, k, s) / c;
-				down_len(f, f->load, k)[s] += d * common(bf, l, k, s) / c;
+				double x = d * common(bf, l, k, s) * u[s] * v[s] / c;
+
+				up_len(f, f->load, l)[s] += x;
+				down_len(f, f->load, k)[s] += x;
 			}
 		}
+}
+
+/*
+ * Whether some split of the pairs needs at most t phases: the common
+ * cables' split, then each cable's factor moved halfway toward the load
+ * t allows it over its load (damped matrix scaling), FLOW_FIT times at
+ * most. Any split is a flow, so one within t shows, by weak duality,
+ * that no certificate exceeds t.
+ */
+static int within(struct flow *f, uint64_t t)
+{
+	const struct fors_bound_fabric *bf = f->bf;
+	size_t i, n = (size_t)bf->nleaves * bf->nspines;
+	uint32_t it;
+
+	for (i = 0; i < 2 * n; i++)
+		f->len[i] = 1.0;
+	for (it = 0; it < FLOW_FIT; it++) {
+		spread(f);
+		if (phases(congestion(f, f->load)) <= t)
+			return 1;
+		for (i = 0; i < 2 * n; i++)
+			if (bf->cables[i % n] && f->load[i] > 0)
+				f->len[i] *= 0.5 + 0.5 * (double)t *
+					      bf->cables[i % n] / f->load[i];
+	}
+	return 0;
 }
 
 /* The spine of the shortest path from l to k under lengths w. */
@@ -315,8 +350,8 @@ static void reweigh(struct flow *f, double cong)
 
 /*
  * The flow term, searched only while a fractional split of the pairs
- * (the proportional one, then the rounds' average) needs more phases
- * than the bound has: once it does not, no certificate can give more.
+ * (the scaled one, then the rounds' average) needs more phases than the
+ * bound has: once it does not, no certificate can give more.
  */
 static void flow_bound(struct flow *f, struct fors_bound *b)
 {
@@ -324,8 +359,7 @@ static void flow_bound(struct flow *f, struct fors_bound *b)
 	size_t i, n = (size_t)bf->nleaves * bf->nspines;
 	uint32_t r;
 
-	spread(f);
-	if (phases(congestion(f, f->load)) <= b->t)
+	if (within(f, b->t))
 		return;
 	for (i = 0; i < 2 * n; i++)
 		f->len[i] = bf->cables[i % n] ? 1.0 / bf->cables[i % n] : 0;
