@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The compact schedule file (version 2): every fixture and 300 seeded
- * schedules give the same text through it, byte for byte, and a broken
- * file is refused with what was wrong.
+ * schedules give the same text through it, byte for byte, the runs give
+ * the phases one at a time, and a broken file is refused with what was
+ * wrong.
  */
 #include <check.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "formats/schedfile.h"
+#include "formats/schedruns.h"
 #include "suite.h"
 #include "sched_util.h"
 
@@ -136,26 +138,80 @@ static void add_hosts(struct fors_schedule *s)
 	}
 }
 
-START_TEST(seeded_round_trip)
+/*
+ * Seed i's schedule: FT(2;M0,M1) of up to 8 x 8 slots, Q and the LMC at
+ * random, host lines for odd seeds, planes and DLIDs of kind i mod 3.
+ */
+static struct fors_schedule *seeded(uint64_t salt, int i)
 {
-	struct fors_sched_params sp;
+	struct fors_sched_params sp = { 0, 0, 0, NULL };
 	struct fors_schedule *s;
 	struct fors_error err;
-	char what[32];
 
-	test_rng = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 1);
+	test_rng = salt * (uint64_t)(i + 1);
 	sp.m0 = 1 + rnd() % 8;
 	sp.m1 = 2 + rnd() % 7;
 	sp.f = rnd() % sp.m0;
-	sp.present = NULL;
 	ck_assert_int_eq(fors_schedule_build(&s, &sp, NULL, &err), FORS_OK);
 	s->q = 1 + rnd() % 12;
 	s->lmc = (int)(rnd() % 4);
-	if (_i % 2)
+	if (i % 2)
 		add_hosts(s);
-	dress(s, _i % 3);
+	dress(s, i % 3);
+	return s;
+}
+
+START_TEST(seeded_round_trip)
+{
+	struct fors_schedule *s = seeded(0x9e3779b97f4a7c15ull, _i);
+	char what[32];
+
 	snprintf(what, sizeof(what), "seed %d", _i);
 	assert_round_trip(s, what);
+	fors_schedule_free(s);
+}
+END_TEST
+
+static int cmp_xfer_src(const void *a, const void *b)
+{
+	const struct fors_xfer *x = a, *y = b;
+
+	return (x->src > y->src) - (x->src < y->src);
+}
+
+/*
+ * The runs as the encoder leaves them, iterated phase by phase without a
+ * file between, give each phase's transfers by source.
+ */
+START_TEST(iterated_phases)
+{
+	struct fors_schedule *s = seeded(0x51ed270b27e1f5a3ull, _i);
+	struct fors_runs *r;
+	struct fors_runs_iter *it;
+	struct fors_xfer *x, *want;
+	const char *why;
+	size_t n, got, run, at;
+	uint32_t p;
+
+	ck_assert_int_eq(fors_runs_encode(s, &r), 0);
+	ck_assert_uint_eq(fors_runs_transfers(r), s->nxfers);
+	ck_assert_int_eq(fors_runs_iter_new(r, s, &it), 0);
+	x = calloc(s->m0 * s->m1 + 1, sizeof(*x));
+	want = calloc(s->m0 * s->m1 + 1, sizeof(*want));
+	ck_assert(x && want);
+	for (p = 0; p < s->nphases; p++) {
+		at = s->start[p];
+		n = s->start[p + 1] - at;
+		memcpy(want, s->xfers + at, n * sizeof(*want));
+		qsort(want, n, sizeof(*want), cmp_xfer_src);
+		ck_assert_int_eq(fors_runs_iter_phase(it, x, &got, &why, &run), 0);
+		ck_assert_uint_eq(got, n);
+		ck_assert_mem_eq(x, want, n * sizeof(*x));
+	}
+	free(x);
+	free(want);
+	fors_runs_iter_free(it);
+	fors_runs_free(r);
 	fors_schedule_free(s);
 }
 END_TEST
@@ -361,6 +417,7 @@ int main(void)
 	tcase_add_loop_test(tc, fixtures_round_trip, 0,
 			    sizeof(fixtures) / sizeof(fixtures[0]));
 	tcase_add_loop_test(tc, seeded_round_trip, 0, 300);
+	tcase_add_loop_test(tc, iterated_phases, 0, 60);
 	tcase_add_loop_test(tc, crafted_runs, 0,
 			    sizeof(crafted) / sizeof(crafted[0]));
 	tcase_add_test(tc, spec_example);

@@ -168,6 +168,7 @@ struct open {
 	int32_t pl;		/* the last plane */
 	uint32_t end, prev;	/* the last run's end phase, last host */
 	size_t cnt;		/* runs written */
+	size_t total;		/* transfers taken */
 	struct out o;
 };
 
@@ -271,15 +272,27 @@ static int take(const struct space *sp, struct open *o,
 		o->c[1].len = 0;
 	}
 	o->n++;
+	o->total++;
 	o->d = x->dst;
 	o->pl = fors_xfer_plane(x);
 	return o->o.e;
 }
 
+/* One source's runs: its sid, how many, and their bytes. */
+struct seg {
+	uint32_t src;
+	uint32_t cnt;
+	const unsigned char *b;
+	size_t len;
+};
+
 struct fors_runs {
-	struct open *src;	/* [all] */
+	struct seg *seg;	/* the sources with runs, in sid order */
+	uint32_t nseg;
+	struct open *src;	/* [all]: the encoder's; NULL when parsed */
 	uint32_t all;
 	size_t nruns, len;	/* the runs and their bytes, sources' too */
+	size_t nxfers;
 };
 
 void fors_runs_free(struct fors_runs *r)
@@ -291,6 +304,7 @@ void fors_runs_free(struct fors_runs *r)
 	for (i = 0; r->src && i < r->all; i++)
 		free(r->src[i].o.b);
 	free(r->src);
+	free(r->seg);
 	free(r);
 }
 
@@ -306,20 +320,27 @@ static size_t size_of(uint64_t v)
 	return n;
 }
 
-/* Every open run written, and the counts and bytes summed. */
-static void close_all(const struct space *sp, struct fors_runs *r)
+/* Every open run written, the sources listed, counts and bytes summed. */
+static int close_all(const struct space *sp, struct fors_runs *r)
 {
 	uint32_t i, from = 0;
 
+	r->seg = calloc(r->all + 1, sizeof(*r->seg));
+	if (!r->seg)
+		return FORS_ENOMEM;
 	for (i = 0; i < r->all; i++) {
-		flush(sp, &r->src[i]);
-		if (!r->src[i].cnt)
+		struct open *o = &r->src[i];
+
+		flush(sp, o);
+		if (!o->cnt)
 			continue;
-		r->nruns += r->src[i].cnt;
-		r->len += size_of(i - from) + size_of(r->src[i].cnt) +
-			  r->src[i].o.len;
+		r->seg[r->nseg++] = (struct seg){ i, (uint32_t)o->cnt, o->o.b,
+						  o->o.len };
+		r->nruns += o->cnt;
+		r->len += size_of(i - from) + size_of(o->cnt) + o->o.len;
 		from = i + 1;
 	}
+	return 0;
 }
 
 int fors_runs_encode(const struct fors_schedule *s, struct fors_runs **out)
@@ -345,9 +366,11 @@ int fors_runs_encode(const struct fors_schedule *s, struct fors_runs **out)
 	for (i = 0; !e && i < sp.all; i++)
 		e = r->src[i].o.e;
 	if (!e)
-		close_all(&sp, r);
+		e = close_all(&sp, r);
 	for (i = 0; !e && i < sp.all; i++)
 		e = r->src[i].o.e;
+	for (i = 0; !e && i < sp.all; i++)
+		r->nxfers += r->src[i].total;
 	space_free(&sp);
 	if (e) {
 		fors_runs_free(r);
@@ -384,19 +407,17 @@ int fors_runs_write(const struct fors_runs *r, FILE *f, uint64_t *fnv)
 	uint32_t i, from = 0;
 
 	*fnv = 0xcbf29ce484222325ull;
-	for (i = 0; i < r->all; i++) {
-		const struct out *b = &r->src[i].o;
+	for (i = 0; i < r->nseg; i++) {
+		const struct seg *g = &r->seg[i];
 
-		if (!r->src[i].cnt)
-			continue;
 		o.len = 0;
-		put(&o, i - from);
-		put(&o, r->src[i].cnt);
-		*fnv = fors_runs_fnv(fors_runs_fnv(*fnv, head, o.len), b->b,
-				     b->len);
+		put(&o, g->src - from);
+		put(&o, g->cnt);
+		*fnv = fors_runs_fnv(fors_runs_fnv(*fnv, head, o.len), g->b,
+				     g->len);
 		fwrite(head, 1, o.len, f);
-		fwrite(b->b, 1, b->len, f);
-		from = i + 1;
+		fwrite(g->b, 1, g->len, f);
+		from = g->src + 1;
 	}
 	return ferror(f) ? FORS_EIO : 0;
 }
@@ -482,37 +503,31 @@ static void get_run(struct in *c, struct run *r, uint32_t end, uint32_t prev)
 	r->off = v ? unzigzag(v - 1) : NO_OFF;
 }
 
-/* r's transfers from src: counted per phase, or placed at pos[phase]. */
-static void expand(struct in *c, const struct run *r, uint32_t src,
-		   uint32_t *count, size_t *pos, struct fors_xfer *xf)
+/* One source's runs found in the bytes, each read once to check it. */
+static void scan_seg(struct in *c, struct seg *g, size_t *nxfers)
 {
-	const struct space *sp = c->sp;
-	uint32_t k, d = r->dst;
-	int32_t pl = r->plane;
-	int64_t dl;
+	uint32_t end = 0, prev = 0, k, i;
+	struct run r;
 
-	for (k = 0; !c->why && k < r->len; k++) {
-		dl = r->off == NO_OFF ? FORS_NO_DLID : sp->lid[d] + r->off;
-		if (dl < 0 || dl > FORS_NO_DLID || (dl == FORS_NO_DLID &&
-						   r->off != NO_OFF))
-			c->why = "a DLID out of range";
-		else if (pos)
-			xf[pos[r->p0 + k]++] = fors_xfer_make(src, d, pl,
-							      (uint16_t)dl);
-		else
-			count[r->p0 + k]++;
-		d = next_dst(sp, d, r->step, r->leaf);
-		pl = next_plane(r, pl);
+	g->b = c->b;
+	for (i = 0; !c->why && i < g->cnt; i++) {
+		get_run(c, &r, end, prev);
+		if (c->why)
+			break;
+		c->run++;
+		*nxfers += r.len;
+		end = r.p0 + r.len;
+		for (prev = r.dst, k = 1; k < r.len; k++)
+			prev = next_dst(c->sp, prev, r.step, r.leaf);
 	}
+	g->len = (size_t)(c->b - g->b);
 }
 
-/* Every run once: counting transfers per phase (pos NULL), or placing. */
-static void walk(struct in *c, size_t nruns, uint32_t *count, size_t *pos,
-		 struct fors_xfer *xf)
+/* The sources and their runs in len bytes of nruns runs, checked. */
+static void scan(struct in *c, struct fors_runs *r, size_t nruns)
 {
-	uint32_t src = 0, end, prev;
+	uint32_t src = 0;
 	uint64_t cnt;
-	struct run r;
 
 	while (!c->why && c->b < c->end) {
 		src += (uint32_t)get(c, c->sp->all, "");
@@ -520,69 +535,205 @@ static void walk(struct in *c, size_t nruns, uint32_t *count, size_t *pos,
 		if (!c->why && (src >= c->sp->all || !cnt))
 			c->why = src >= c->sp->all ? "a source out of range" :
 				"a source without runs";
-		for (end = prev = 0; !c->why && cnt; cnt--) {
-			get_run(c, &r, end, prev);
-			expand(c, &r, src, count, pos, xf);
-			if (c->why)
-				break;
-			c->run++;
-			end = r.p0 + r.len;
-			prev = r.dst;
-			for (uint32_t k = 1; k < r.len; k++)
-				prev = next_dst(c->sp, prev, r.step, r.leaf);
-		}
-		src++;
+		if (c->why)
+			break;
+		r->seg[r->nseg] = (struct seg){ src++, (uint32_t)cnt, NULL, 0 };
+		scan_seg(c, &r->seg[r->nseg++], &r->nxfers);
 	}
 	if (!c->why && c->run != nruns)
 		c->why = "fewer runs than the 'runs' line says";
 }
 
-/* The two walks: phase sizes into s->start, then the transfers. */
-static int fill(struct fors_schedule *s, const struct space *sp,
-		const unsigned char *buf, size_t len, size_t nruns,
-		const char **why, size_t *run)
+int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
+		    size_t len, size_t nruns, struct fors_runs **out,
+		    const char **why, size_t *run)
 {
-	struct in c = { buf, buf + len, sp, s, 0, NULL };
-	uint32_t *count = calloc(s->nphases + 1, sizeof(*count)), p;
-	size_t *pos = NULL;
+	struct space sp;
+	struct fors_runs *r = calloc(1, sizeof(*r));
+	struct in c = { buf, buf + len, &sp, s, 0, NULL };
+	int e = r ? space_init(s, &sp) : FORS_ENOMEM;
 
-	if (!count)
-		return FORS_ENOMEM;
-	walk(&c, nruns, count, NULL, NULL);
-	for (p = 0; !c.why && p < s->nphases; p++)
-		s->start[p + 1] = s->start[p] + count[p];
-	free(count);
+	*out = NULL;
+	*why = NULL;
+	if (!e) {
+		r->all = sp.all;
+		r->seg = calloc(sp.all + 1, sizeof(*r->seg));
+		e = r->seg ? 0 : FORS_ENOMEM;
+		if (!e)
+			scan(&c, r, nruns);
+		space_free(&sp);
+	}
 	*why = c.why;
 	*run = c.run;
-	if (c.why)
-		return FORS_EFORMAT;
-	s->nxfers = s->start[s->nphases];
-	s->xfers = malloc(sizeof(*s->xfers) * (s->nxfers + 1));
-	pos = malloc(sizeof(*pos) * (s->nphases + 1));
-	if (!s->xfers || !pos) {
-		free(pos);
+	e = e ? e : c.why ? FORS_EFORMAT : 0;
+	if (e) {
+		fors_runs_free(r);
+		return e;
+	}
+	r->nruns = nruns;
+	r->len = len;
+	*out = r;
+	return 0;
+}
+
+size_t fors_runs_transfers(const struct fors_runs *r)
+{
+	return r->nxfers;
+}
+
+/* One source's place in its runs, as the phases go by. */
+struct cursor {
+	const unsigned char *b, *end;	/* the runs not yet read */
+	uint32_t src, left;	/* its sid, runs not yet read */
+	struct run r;		/* the run being given, k of its transfers */
+	uint32_t k;
+	uint32_t d, last;	/* the next destination, the last given */
+	int32_t pl;		/* the next plane */
+	size_t run;		/* the run's place in the file, for messages */
+};
+
+struct fors_runs_iter {
+	const struct fors_schedule *s;
+	struct space sp;
+	struct cursor *cur;	/* one per source with runs */
+	uint32_t n, p;		/* cursors, the next phase */
+	const char *why;	/* a DLID out of range, in run why_run */
+	size_t why_run;
+};
+
+void fors_runs_iter_free(struct fors_runs_iter *it)
+{
+	if (!it)
+		return;
+	space_free(&it->sp);
+	free(it->cur);
+	free(it);
+}
+
+int fors_runs_iter_new(const struct fors_runs *r,
+		       const struct fors_schedule *s,
+		       struct fors_runs_iter **out)
+{
+	struct fors_runs_iter *it = calloc(1, sizeof(*it));
+	size_t run = 0;
+	uint32_t i;
+
+	*out = NULL;
+	if (!it || space_init(s, &it->sp)) {
+		free(it);
 		return FORS_ENOMEM;
 	}
-	memcpy(pos, s->start, sizeof(*pos) * (s->nphases + 1));
-	c = (struct in){ buf, buf + len, sp, s, 0, NULL };
-	walk(&c, nruns, NULL, pos, s->xfers);
-	free(pos);
+	it->s = s;
+	it->cur = calloc(r->nseg + 1, sizeof(*it->cur));
+	if (!it->cur) {
+		fors_runs_iter_free(it);
+		return FORS_ENOMEM;
+	}
+	for (i = 0; i < r->nseg; i++) {
+		const struct seg *g = &r->seg[i];
+
+		it->cur[i] = (struct cursor){ .b = g->b, .end = g->b + g->len,
+					      .src = g->src, .left = g->cnt,
+					      .run = run };
+		run += g->cnt;
+	}
+	it->n = r->nseg;
+	*out = it;
 	return 0;
+}
+
+/* u's next run read, after the one it gave; 0 when it has none. */
+static int next_run(struct fors_runs_iter *it, struct cursor *u)
+{
+	struct in c = { u->b, u->end, &it->sp, it->s, 0, NULL };
+	uint32_t end = u->r.len ? u->r.p0 + u->r.len : 0;
+
+	if (!u->left)
+		return 0;
+	get_run(&c, &u->r, end, u->last);
+	u->b = c.b;
+	u->left--;
+	u->run += u->k ? 1 : 0;
+	u->k = 0;
+	u->d = u->r.dst;
+	u->pl = u->r.plane;
+	return 1;
+}
+
+/* u's transfer of phase p into x, if it has one: 1, else 0. */
+static int give(struct fors_runs_iter *it, struct cursor *u, uint32_t p,
+		struct fors_xfer *x)
+{
+	int64_t dl;
+
+	if (u->k == u->r.len && !next_run(it, u))
+		return 0;
+	if (u->r.p0 + u->k != p)
+		return 0;
+	dl = u->r.off == NO_OFF ? FORS_NO_DLID : it->sp.lid[u->d] + u->r.off;
+	if (u->r.off != NO_OFF && (dl < 0 || dl >= FORS_NO_DLID)) {
+		if (!it->why) {
+			it->why = "a DLID out of range";
+			it->why_run = u->run;
+		}
+		dl = FORS_NO_DLID;
+	}
+	*x = fors_xfer_make(u->src, u->d, u->pl, (uint16_t)dl);
+	u->last = u->d;
+	u->k++;
+	u->d = next_dst(&it->sp, u->d, u->r.step, u->r.leaf);
+	u->pl = next_plane(&u->r, u->pl);
+	return 1;
+}
+
+int fors_runs_iter_phase(struct fors_runs_iter *it, struct fors_xfer *x,
+			 size_t *n, const char **why, size_t *run)
+{
+	uint32_t i;
+
+	*n = 0;
+	for (i = 0; i < it->n; i++)
+		*n += (size_t)give(it, &it->cur[i], it->p, x + *n);
+	it->p++;
+	*why = it->why;
+	*run = it->why_run;
+	return it->why ? FORS_EFORMAT : 0;
+}
+
+/* s's phases from the iterator into s->xfers and s->start. */
+static int expand_all(struct fors_schedule *s, const struct fors_runs *r,
+		      const char **why, size_t *run)
+{
+	struct fors_runs_iter *it;
+	uint32_t p;
+	size_t n;
+	int e = fors_runs_iter_new(r, s, &it);
+
+	s->xfers = e ? NULL : malloc(sizeof(*s->xfers) * (r->nxfers + 1));
+	if (!e && !s->xfers)
+		e = FORS_ENOMEM;
+	for (p = 0; !e && p < s->nphases; p++) {
+		e = fors_runs_iter_phase(it, s->xfers + s->start[p], &n, why,
+					 run);
+		s->start[p + 1] = s->start[p] + n;
+	}
+	s->nxfers = e ? 0 : s->start[s->nphases];
+	fors_runs_iter_free(it);
+	return e;
 }
 
 int fors_runs_decode(struct fors_schedule *s, const unsigned char *buf,
 		     size_t len, size_t nruns, const char *where,
 		     struct fors_error *err)
 {
-	struct space sp;
+	struct fors_runs *r;
 	const char *why = NULL;
 	size_t run = 0;
-	int e = space_init(s, &sp);
+	int e = fors_runs_parse(s, buf, len, nruns, &r, &why, &run);
 
-	if (e)
-		return e;
-	e = fill(s, &sp, buf, len, nruns, &why, &run);
-	space_free(&sp);
+	if (!e)
+		e = expand_all(s, r, &why, &run);
+	fors_runs_free(r);
 	if (e == FORS_EFORMAT)
 		fors_error_set(err, "%s: run %zu: %s", where, run + 1,
 			       why[0] ? why : "a number out of range");

@@ -40,6 +40,41 @@ void fors_runs_free(struct fors_runs *r);
 uint64_t fors_runs_fnv(uint64_t h, const void *p, size_t n);
 
 /*
+ * The runs in len bytes of nruns runs (the file's), for s (its fabric line
+ * and host lines): each read once and checked, buf kept, not copied. 0;
+ * FORS_EFORMAT with what was wrong in *why and the run (from 0) in *run;
+ * FORS_ENOMEM.
+ */
+int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
+		    size_t len, size_t nruns, struct fors_runs **out,
+		    const char **why, size_t *run);
+
+/* How many transfers r's runs hold. */
+size_t fors_runs_transfers(const struct fors_runs *r);
+
+/*
+ * The phases of r one at a time, in order, each by source: one cursor per
+ * source, so a phase costs the sources and the schedule is never whole.
+ */
+struct fors_runs_iter;
+
+/* An iterator at r's phase 0; s gives the hosts (r's own schedule's). */
+int fors_runs_iter_new(const struct fors_runs *r,
+		       const struct fors_schedule *s,
+		       struct fors_runs_iter **out);
+
+/*
+ * The next phase's transfers into x (room for one per source): *n of
+ * them. FORS_EFORMAT, with *why and *run as fors_runs_parse's, once a
+ * DLID falls outside 0 .. 0xfffe (its transfer gets none).
+ */
+int fors_runs_iter_phase(struct fors_runs_iter *it, struct fors_xfer *x,
+			 size_t *n, const char **why, size_t *run);
+
+/* Free it; NULL is ignored. */
+void fors_runs_iter_free(struct fors_runs_iter *it);
+
+/*
  * Fill s's transfers (xfers, start, nxfers) from len bytes of nruns runs;
  * s has its fabric line and host lines. Each phase's transfers come in
  * source order. FORS_EFORMAT with the run and what was wrong in err
