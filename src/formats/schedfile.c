@@ -158,7 +158,15 @@ static int put_runs(FILE *out, const struct fors_schedule *s,
 static int encode(const struct fors_schedule *s, struct fors_runs **r,
 		  struct fors_error *err)
 {
-	int e = fors_runs_encode(s, r);
+	int e;
+
+	*r = NULL;
+	if (s->nxfers > fors_runs_max_transfers(s)) {
+		fors_error_set(err, "%zu transfers, more than the hosts have pairs: the compact form cannot hold the schedule",
+			       s->nxfers);
+		return FORS_EVERIFY;
+	}
+	e = fors_runs_encode(s, r);
 
 	if (e == FORS_EVERIFY)
 		fors_error_set(err, "%s", "a host sends twice in one phase: the compact form cannot hold the schedule");
@@ -657,10 +665,37 @@ static int phases(struct sched_reader *r, int have_line)
 	return have_line ? 1 : 0;
 }
 
-/* The len bytes of runs after the `runs` line, and the newline after them. */
-static int payload(struct sched_reader *r, unsigned char *buf, uint64_t len)
+/* The most bytes a read of the runs asks for before they have come. */
+#define RUNS_CHUNK ((size_t)1 << 20)
+
+/*
+ * The len bytes of runs after the `runs` line into *out, and the newline
+ * after them. The buffer grows as the bytes come, so a file that claims
+ * more than it holds costs what it holds, not what it claims.
+ */
+static int payload(struct sched_reader *r, unsigned char **out, uint64_t len)
 {
-	if (fread(buf, 1, len, r->in) != len || getc(r->in) != '\n')
+	size_t cap = len < RUNS_CHUNK ? (size_t)len + 1 : RUNS_CHUNK, got = 0;
+	unsigned char *buf = malloc(cap), *nb;
+
+	while (buf && got < len) {
+		size_t want = (size_t)(len - got) < cap - got ?
+			      (size_t)(len - got) : cap - got;
+		size_t n = fread(buf + got, 1, want, r->in);
+
+		got += n;
+		if (n < want || got == len)
+			break;
+		cap = 2 * cap > len + 1 ? (size_t)len + 1 : 2 * cap;
+		nb = realloc(buf, cap);
+		if (!nb)
+			free(buf);
+		buf = nb;
+	}
+	*out = buf;
+	if (!buf)
+		return FORS_ENOMEM;
+	if (got != len || getc(r->in) != '\n')
 		return bad(r, "%s", "truncated file: runs shorter than the 'runs' line says");
 	r->lineno++;
 	return 0;
@@ -705,10 +740,7 @@ static int runs(struct sched_reader *r, int have_line)
 	    field(r, 2, (uint64_t)1 << 34, &len, "a byte count of at most 16 GiB"))
 		return FORS_EFORMAT;
 	snprintf(where, sizeof(where), "%.64s:%lu", r->name, r->lineno);
-	buf = malloc(len + 1);
-	if (!buf)
-		return FORS_ENOMEM;
-	e = payload(r, buf, len);
+	e = payload(r, &buf, len);
 	if (!e)
 		e = end_line(r, buf, len, &pairs);
 	if (!e)

@@ -539,6 +539,8 @@ static void scan(struct in *c, struct fors_runs *r, size_t nruns)
 			break;
 		r->seg[r->nseg] = (struct seg){ src++, (uint32_t)cnt, NULL, 0 };
 		scan_seg(c, &r->seg[r->nseg++], &r->nxfers);
+		if (!c->why && r->nxfers > fors_runs_max_transfers(c->s))
+			c->why = "more transfers than the hosts have pairs";
 	}
 	if (!c->why && c->run != nruns)
 		c->why = "fewer runs than the 'runs' line says";
@@ -574,6 +576,13 @@ int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
 	r->len = len;
 	*out = r;
 	return 0;
+}
+
+uint64_t fors_runs_max_transfers(const struct fors_schedule *s)
+{
+	uint64_t all = (uint64_t)s->m0 * s->m1;
+
+	return all * (all ? all - 1 : 0);
 }
 
 size_t fors_runs_transfers(const struct fors_runs *r)

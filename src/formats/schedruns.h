@@ -49,6 +49,13 @@ int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
 		    size_t len, size_t nruns, struct fors_runs **out,
 		    const char **why, size_t *run);
 
+/*
+ * The most transfers the compact form holds for s's slots: one per ordered
+ * pair. A schedule with more repeats a pair; a file that claims more is
+ * refused before anything that size is allocated.
+ */
+uint64_t fors_runs_max_transfers(const struct fors_schedule *s);
+
 /* How many transfers r's runs hold. */
 size_t fors_runs_transfers(const struct fors_runs *r);
 
