@@ -344,6 +344,31 @@ START_TEST(spec_example)
 }
 END_TEST
 
+/*
+ * A file claiming more transfers than its slots have ordered pairs (two
+ * slots, one source sending in all three phases) is refused before its
+ * transfers are allocated.
+ */
+START_TEST(more_than_pairs)
+{
+	static const unsigned char runs[] = { 0, 1, 0, 2, 2, 0, 0, 0 };
+	char buf[512];
+	struct fors_schedule *s = NULL;
+	struct fors_error err;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "fors-schedule 2\nfabric hosts-per-leaf 1 leaves 2 planes 1 reduction 0 impacted 0 lmc - phases 3\nruns 1 %zu\n",
+		     sizeof(runs));
+	memcpy(buf + n, runs, sizeof(runs));
+	n += (int)sizeof(runs);
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "\nend 3 %016llx\n",
+		      (unsigned long long)fnv1a(runs, sizeof(runs)));
+	ck_assert_int_eq(from_buf(buf, (size_t)n, &s, &err), FORS_EFORMAT);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(err.msg, "t:3: run 1: more transfers than the hosts have pairs");
+}
+END_TEST
+
 /* A whole file damaged: each way gets its own message. */
 START_TEST(damaged_files)
 {
@@ -421,6 +446,7 @@ int main(void)
 	tcase_add_loop_test(tc, crafted_runs, 0,
 			    sizeof(crafted) / sizeof(crafted[0]));
 	tcase_add_test(tc, spec_example);
+	tcase_add_test(tc, more_than_pairs);
 	tcase_add_test(tc, damaged_files);
 	tcase_add_test(tc, healthy_size);
 	suite_add_tcase(su, tc);

@@ -512,6 +512,8 @@ static void scan_seg(struct in *c, struct seg *g, size_t *nxfers)
 	g->b = c->b;
 	for (i = 0; !c->why && i < g->cnt; i++) {
 		get_run(c, &r, end, prev);
+		if (!c->why && *nxfers + r.len > fors_runs_max_transfers(c->s))
+			c->why = "more transfers than the hosts have pairs";
 		if (c->why)
 			break;
 		c->run++;
@@ -539,8 +541,6 @@ static void scan(struct in *c, struct fors_runs *r, size_t nruns)
 			break;
 		r->seg[r->nseg] = (struct seg){ src++, (uint32_t)cnt, NULL, 0 };
 		scan_seg(c, &r->seg[r->nseg++], &r->nxfers);
-		if (!c->why && r->nxfers > fors_runs_max_transfers(c->s))
-			c->why = "more transfers than the hosts have pairs";
 	}
 	if (!c->why && c->run != nruns)
 		c->why = "fewer runs than the 'runs' line says";
