@@ -216,6 +216,87 @@ START_TEST(iterated_phases)
 }
 END_TEST
 
+/*
+ * Every (host, phase) of 60 seeded schedules looked up in the runs by
+ * sender, and in the runs by receiver, is the schedule's own transfer, or
+ * none where the host is idle.
+ */
+START_TEST(looked_up)
+{
+	struct fors_schedule *s = seeded(0x2545f4914f6cdd1dull, _i);
+	uint32_t all = s->m0 * s->m1, p, h, bad_host, bad_phase;
+	struct fors_runs *r, *t;
+	struct fors_runs_index *bs, *bd;
+	struct fors_xfer *send, *recv, x;
+	uint8_t *has = calloc((size_t)all * 2 + 1, 1);
+	size_t i;
+
+	send = calloc(all + 1, sizeof(*send));
+	recv = calloc(all + 1, sizeof(*recv));
+	ck_assert(has && send && recv);
+	ck_assert_int_eq(fors_runs_encode(s, &r), 0);
+	ck_assert_int_eq(fors_runs_transpose(r, s, &t, &bad_host, &bad_phase), 0);
+	ck_assert_int_eq(fors_runs_index_new(r, s, &bs), 0);
+	ck_assert_int_eq(fors_runs_index_new(t, s, &bd), 0);
+	for (p = 0; p < s->nphases; p++) {
+		memset(has, 0, (size_t)all * 2);
+		for (i = s->start[p]; i < s->start[p + 1]; i++) {
+			send[s->xfers[i].src] = recv[s->xfers[i].dst] = s->xfers[i];
+			has[s->xfers[i].src] |= 1;
+			has[s->xfers[i].dst] |= 2;
+		}
+		for (h = 0; h < all; h++) {
+			ck_assert_int_eq(fors_runs_index_at(bs, h, p, &x), has[h] & 1);
+			if (has[h] & 1)
+				ck_assert_mem_eq(&x, &send[h], sizeof(x));
+			ck_assert_int_eq(fors_runs_index_at(bd, h, p, &x), has[h] >> 1);
+			if (has[h] & 2) {
+				ck_assert_uint_eq(x.src, h);
+				ck_assert_uint_eq(x.dst, recv[h].src);
+				ck_assert_int_eq(fors_xfer_plane(&x), fors_xfer_plane(&recv[h]));
+				ck_assert_uint_eq(x.dlid, recv[h].dlid);
+			}
+		}
+	}
+	ck_assert_int_eq(fors_runs_index_at(bs, all, 0, &x), 0);
+	ck_assert_int_eq(fors_runs_index_at(bs, 0, s->nphases, &x), 0);
+	fors_runs_index_free(bs);
+	fors_runs_index_free(bd);
+	fors_runs_free(r);
+	fors_runs_free(t);
+	free(has);
+	free(send);
+	free(recv);
+	fors_schedule_free(s);
+}
+END_TEST
+
+/* A host receiving twice in a phase, or sending to itself, is named. */
+START_TEST(transpose_refuses)
+{
+	static const char *const text[] = {
+		"fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 2\n"
+		"phase 0 0\nphase 1 2\n0 3 - -\n1 3 - -\nend 2\n",
+		"fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 2\n"
+		"phase 0 1\n0 1 - -\nphase 1 1\n2 2 - -\nend 2\n",
+	};
+	struct fors_schedule *s;
+	struct fors_runs *r, *t;
+	struct fors_error err;
+	uint32_t host, phase;
+
+	ck_assert_int_eq(from_buf(text[_i], strlen(text[_i]), &s, &err), 0);
+	ck_assert_int_eq(fors_runs_encode(s, &r), 0);
+	ck_assert_int_eq(fors_runs_transpose(r, s, &t, &host, &phase),
+			 _i ? FORS_EINVAL : FORS_EVERIFY);
+	ck_assert_ptr_null(t);
+	ck_assert_uint_eq(host, _i ? 2 : 3);
+	ck_assert_uint_eq(phase, 1);
+	fors_runs_free(r);
+	fors_schedule_free(s);
+}
+END_TEST
+
 /* FNV-1a, 64 bits, written again here: the test's own, not the reader's. */
 static uint64_t fnv1a(const unsigned char *b, size_t n)
 {
@@ -443,6 +524,8 @@ int main(void)
 			    sizeof(fixtures) / sizeof(fixtures[0]));
 	tcase_add_loop_test(tc, seeded_round_trip, 0, 300);
 	tcase_add_loop_test(tc, iterated_phases, 0, 60);
+	tcase_add_loop_test(tc, looked_up, 0, 60);
+	tcase_add_loop_test(tc, transpose_refuses, 0, 2);
 	tcase_add_loop_test(tc, crafted_runs, 0,
 			    sizeof(crafted) / sizeof(crafted[0]));
 	tcase_add_test(tc, spec_example);

@@ -18,6 +18,8 @@ struct space {
 	uint32_t *sid;		/* [n] rank -> sid */
 	int32_t *rank;		/* [all] sid -> rank, -1: no host line */
 	uint32_t *lid;		/* [all] base LID, 0 without a host line */
+	int by_src;		/* DLIDs offset from the source's LID (the
+				   runs by receiver), not the destination's */
 };
 
 /* One run: len transfers from phase p0, as the file gives it. */
@@ -36,6 +38,9 @@ static void space_free(struct space *sp)
 	free(sp->sid);
 	free(sp->rank);
 	free(sp->lid);
+	sp->sid = NULL;
+	sp->rank = NULL;
+	sp->lid = NULL;
 }
 
 /* s's host lines as ranks in sid order; every sid when it has none. */
@@ -79,11 +84,11 @@ static uint32_t next_dst(const struct space *sp, uint32_t d, int64_t step,
 	return leaf ? d - d % sp->m0 + (uint32_t)to : sp->sid[to];
 }
 
-/* x's DLID as an offset from its destination's base LID. */
+/* x's DLID as an offset from its destination's base LID (or source's). */
 static int64_t offset_of(const struct space *sp, const struct fors_xfer *x)
 {
 	return x->dlid == FORS_NO_DLID ? NO_OFF :
-		(int64_t)x->dlid - sp->lid[x->dst];
+		(int64_t)x->dlid - sp->lid[sp->by_src ? x->src : x->dst];
 }
 
 static uint64_t zigzag(int64_t v)
@@ -293,6 +298,8 @@ struct fors_runs {
 	uint32_t all;
 	size_t nruns, len;	/* the runs and their bytes, sources' too */
 	size_t nxfers;
+	int by_src;		/* the runs by receiver (fors_runs_transpose) */
+	unsigned char *owned;	/* the bytes parsed, when r keeps them */
 };
 
 void fors_runs_free(struct fors_runs *r)
@@ -305,6 +312,7 @@ void fors_runs_free(struct fors_runs *r)
 		free(r->src[i].o.b);
 	free(r->src);
 	free(r->seg);
+	free(r->owned);
 	free(r);
 }
 
@@ -343,6 +351,40 @@ static int close_all(const struct space *sp, struct fors_runs *r)
 	return 0;
 }
 
+/* Runs being built for all sources, empty. */
+static struct fors_runs *runs_open(uint32_t all)
+{
+	struct fors_runs *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->src = calloc(all, sizeof(*r->src));
+	if (r && !r->src) {
+		free(r);
+		return NULL;
+	}
+	if (r)
+		r->all = all;
+	return r;
+}
+
+/* r's open runs closed and listed: 0, or r freed with the error e. */
+static int runs_close(const struct space *sp, struct fors_runs *r, int e)
+{
+	uint32_t i;
+
+	for (i = 0; !e && i < r->all; i++)
+		e = r->src[i].o.e;
+	if (!e)
+		e = close_all(sp, r);
+	for (i = 0; !e && i < r->all; i++)
+		e = r->src[i].o.e;
+	for (i = 0; !e && i < r->all; i++)
+		r->nxfers += r->src[i].total;
+	if (e)
+		fors_runs_free(r);
+	return e;
+}
+
 int fors_runs_encode(const struct fors_schedule *s, struct fors_runs **out)
 {
 	struct space sp;
@@ -354,30 +396,17 @@ int fors_runs_encode(const struct fors_schedule *s, struct fors_runs **out)
 	*out = NULL;
 	if (e)
 		return e;
-	r = calloc(1, sizeof(*r));
-	if (r)
-		r->src = calloc(sp.all, sizeof(*r->src));
-	e = r && r->src ? 0 : FORS_ENOMEM;
-	if (r)
-		r->all = sp.all;
+	r = runs_open(sp.all);
+	e = r ? 0 : FORS_ENOMEM;
 	for (p = 0; !e && p < s->nphases; p++)
 		for (i = s->start[p]; !e && i < s->start[p + 1]; i++)
 			e = take(&sp, &r->src[s->xfers[i].src], &s->xfers[i], p);
-	for (i = 0; !e && i < sp.all; i++)
-		e = r->src[i].o.e;
-	if (!e)
-		e = close_all(&sp, r);
-	for (i = 0; !e && i < sp.all; i++)
-		e = r->src[i].o.e;
-	for (i = 0; !e && i < sp.all; i++)
-		r->nxfers += r->src[i].total;
+	if (r)
+		e = runs_close(&sp, r, e);
 	space_free(&sp);
-	if (e) {
-		fors_runs_free(r);
-		return e;
-	}
-	*out = r;
-	return 0;
+	if (!e)
+		*out = r;
+	return e;
 }
 
 size_t fors_runs_count(const struct fors_runs *r)
@@ -633,6 +662,7 @@ int fors_runs_iter_new(const struct fors_runs *r,
 		return FORS_ENOMEM;
 	}
 	it->s = s;
+	it->sp.by_src = r->by_src;
 	it->cur = calloc(r->nseg + 1, sizeof(*it->cur));
 	if (!it->cur) {
 		fors_runs_iter_free(it);
@@ -679,7 +709,8 @@ static int give(struct fors_runs_iter *it, struct cursor *u, uint32_t p,
 		return 0;
 	if (u->r.p0 + u->k != p)
 		return 0;
-	dl = u->r.off == NO_OFF ? FORS_NO_DLID : it->sp.lid[u->d] + u->r.off;
+	dl = u->r.off == NO_OFF ? FORS_NO_DLID :
+		it->sp.lid[it->sp.by_src ? u->src : u->d] + u->r.off;
 	if (u->r.off != NO_OFF && (dl < 0 || dl >= FORS_NO_DLID)) {
 		if (!it->why) {
 			it->why = "a DLID out of range";
@@ -747,4 +778,181 @@ int fors_runs_decode(struct fors_schedule *s, const unsigned char *buf,
 		fors_error_set(err, "%s: run %zu: %s", where, run + 1,
 			       why[0] ? why : "a number out of range");
 	return e;
+}
+
+/* ---- by receiver, and lookups ---- */
+
+void fors_runs_keep(struct fors_runs *r, unsigned char *buf)
+{
+	free(r->owned);
+	r->owned = buf;
+}
+
+/* Phase p's transfers, each taken by its receiver into t's runs. */
+static int take_phase(const struct space *sp, struct fors_runs *t,
+		      const struct fors_xfer *x, size_t n, uint32_t p,
+		      uint32_t *host)
+{
+	size_t i;
+	int e = 0;
+
+	for (i = 0; !e && i < n; i++) {
+		struct fors_xfer y = x[i];
+
+		y.src = x[i].dst;
+		y.dst = x[i].src;
+		*host = x[i].src == x[i].dst ? x[i].src : x[i].dst;
+		e = x[i].src == x[i].dst ? FORS_EINVAL :
+			take(sp, &t->src[y.src], &y, p);
+	}
+	return e;
+}
+
+int fors_runs_transpose(const struct fors_runs *r,
+			const struct fors_schedule *s, struct fors_runs **out,
+			uint32_t *host, uint32_t *phase)
+{
+	struct fors_runs_iter *it = NULL;
+	struct fors_xfer *x = NULL;
+	struct fors_runs *t = NULL;
+	struct space sp;
+	const char *why;
+	size_t n, run;
+	uint32_t p;
+	int e = space_init(s, &sp);
+
+	*out = NULL;
+	sp.by_src = 1;
+	if (!e)
+		e = fors_runs_iter_new(r, s, &it);
+	if (!e) {
+		t = runs_open(sp.all);
+		x = malloc(sizeof(*x) * (sp.all + 1));
+		e = t && x ? 0 : FORS_ENOMEM;
+	}
+	for (p = 0; !e && p < s->nphases; p++) {
+		*phase = p;
+		e = fors_runs_iter_phase(it, x, &n, &why, &run);
+		if (!e)
+			e = take_phase(&sp, t, x, n, p, host);
+	}
+	if (t)
+		e = runs_close(&sp, t, e);
+	if (!e) {
+		t->by_src = 1;
+		*out = t;
+	}
+	free(x);
+	fors_runs_iter_free(it);
+	space_free(&sp);
+	return e;
+}
+
+/* Each source's runs decoded, in phase order, for lookups. */
+struct fors_runs_index {
+	struct space sp;
+	size_t *first;		/* [all + 1]: source i's runs from first[i] */
+	struct run *run;
+};
+
+void fors_runs_index_free(struct fors_runs_index *ix)
+{
+	if (!ix)
+		return;
+	space_free(&ix->sp);
+	free(ix->first);
+	free(ix->run);
+	free(ix);
+}
+
+/* Every run of r decoded into ix, by source. */
+static void index_fill(struct fors_runs_index *ix, const struct fors_runs *r,
+		       const struct fors_schedule *s)
+{
+	size_t at = 0;
+	uint32_t i, j, k, src = 0;
+
+	for (i = 0; i < r->nseg; i++) {
+		const struct seg *g = &r->seg[i];
+		struct in c = { g->b, g->b + g->len, &ix->sp, s, 0, NULL };
+		uint32_t end = 0, prev = 0;
+
+		for (; src <= g->src; src++)
+			ix->first[src] = at;
+		for (j = 0; j < g->cnt; j++) {
+			get_run(&c, &ix->run[at], end, prev);
+			end = ix->run[at].p0 + ix->run[at].len;
+			prev = ix->run[at].dst;
+			for (k = 1; k < ix->run[at].len; k++)
+				prev = next_dst(&ix->sp, prev, ix->run[at].step,
+						ix->run[at].leaf);
+			at++;
+		}
+	}
+	for (; src <= ix->sp.all; src++)
+		ix->first[src] = at;
+}
+
+int fors_runs_index_new(const struct fors_runs *r,
+			const struct fors_schedule *s,
+			struct fors_runs_index **out)
+{
+	struct fors_runs_index *ix = calloc(1, sizeof(*ix));
+
+	*out = NULL;
+	if (!ix || space_init(s, &ix->sp)) {
+		free(ix);
+		return FORS_ENOMEM;
+	}
+	ix->sp.by_src = r->by_src;
+	ix->first = calloc(ix->sp.all + 1, sizeof(*ix->first));
+	ix->run = calloc(r->nruns + 1, sizeof(*ix->run));
+	if (!ix->first || !ix->run) {
+		fors_runs_index_free(ix);
+		return FORS_ENOMEM;
+	}
+	index_fill(ix, r, s);
+	*out = ix;
+	return 0;
+}
+
+/* The k-th transfer of run r, from src. */
+static struct fors_xfer nth(const struct space *sp, const struct run *r,
+			    uint32_t src, uint32_t k)
+{
+	int64_t m = r->leaf ? sp->m0 : sp->n, step = (int64_t)k * r->step;
+	int64_t at = r->leaf ? (int64_t)(r->dst % sp->m0) :
+		(int64_t)sp->rank[r->dst];
+	int64_t to = ((at + step) % m + m) % m, dl;
+	uint32_t d = k == 0 ? r->dst : r->leaf ?
+		r->dst - r->dst % sp->m0 + (uint32_t)to : sp->sid[to];
+	int32_t pl = r->plane < 0 ? -1 : (int32_t)(r->lo +
+		((uint64_t)(r->plane - r->lo) + (uint64_t)k * r->pstep) % r->span);
+
+	dl = r->off == NO_OFF ? FORS_NO_DLID :
+		sp->lid[sp->by_src ? src : d] + r->off;
+	return fors_xfer_make(src, d, pl, (uint16_t)dl);
+}
+
+int fors_runs_index_at(const struct fors_runs_index *ix, uint32_t src,
+		       uint32_t p, struct fors_xfer *x)
+{
+	size_t lo, hi, mid;
+
+	if (src >= ix->sp.all)
+		return 0;
+	lo = ix->first[src];
+	hi = ix->first[src + 1];
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (ix->run[mid].p0 <= p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (lo == hi || p < ix->run[lo].p0 ||
+	    p >= ix->run[lo].p0 + ix->run[lo].len)
+		return 0;
+	*x = nth(&ix->sp, &ix->run[lo], src, p - ix->run[lo].p0);
+	return 1;
 }

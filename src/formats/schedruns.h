@@ -91,4 +91,36 @@ int fors_runs_decode(struct fors_schedule *s, const unsigned char *buf,
 		     size_t len, size_t nruns, const char *where,
 		     struct fors_error *err);
 
+/* r keeps buf (the bytes it was parsed from) and frees it with itself. */
+void fors_runs_keep(struct fors_runs *r, unsigned char *buf);
+
+/*
+ * The same transfers by receiver: runs whose source is each transfer's
+ * destination, DLIDs offset from that receiver's LID. 0; FORS_EVERIFY
+ * when a host receives twice in a phase, FORS_EINVAL when one sends to
+ * itself (that host and phase in *host and *phase); FORS_ENOMEM.
+ */
+int fors_runs_transpose(const struct fors_runs *r,
+			const struct fors_schedule *s, struct fors_runs **out,
+			uint32_t *host, uint32_t *phase);
+
+/*
+ * r's runs decoded by source, for a source's transfer in a phase: a
+ * search among its runs, then the transfer computed, not stored.
+ */
+struct fors_runs_index;
+
+/* The index of r (checked by its parse or encoding), for s's hosts. */
+int fors_runs_index_new(const struct fors_runs *r,
+			const struct fors_schedule *s,
+			struct fors_runs_index **out);
+
+/* 1 with src's transfer of phase p in *x (from the receiver's side for
+ * transposed runs: x->src the receiver), 0 when it has none. */
+int fors_runs_index_at(const struct fors_runs_index *ix, uint32_t src,
+		       uint32_t p, struct fors_xfer *x);
+
+/* Free ix; NULL is ignored. */
+void fors_runs_index_free(struct fors_runs_index *ix);
+
 #endif
