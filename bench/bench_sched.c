@@ -4,9 +4,10 @@
  * fors_sched_open (best and median of RUNS) and the memory it takes (the
  * process's peak resident size before and after the first load, and what
  * stays resident while the schedule is open), then one host's whole
- * exchange looked up. See doc/schedule-format.md.
+ * exchange looked up. With `lookup`, fors_sched_open_lookup and the
+ * _into lookups. See doc/schedule-format.md.
  *
- *   bench_sched FILE RUNS
+ *   bench_sched FILE RUNS [lookup]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,14 +53,16 @@ static int cmp(const void *x, const void *y)
 }
 
 /* Every phase of host 0's exchange looked up, its partner counted. */
-static double lookups(const struct fors_sched *s, size_t *busy)
+static double lookups(const struct fors_sched *s, int into, size_t *busy)
 {
 	double t = now_ms();
+	struct fors_sched_xfer x;
 	uint32_t p;
 
 	*busy = 0;
 	for (p = 0; p < fors_sched_nphases(s); p++)
-		*busy += fors_sched_send(s, p, 0) != NULL;
+		*busy += into ? (size_t)fors_sched_send_into(s, p, 0, &x) :
+			 fors_sched_send(s, p, 0) != NULL;
 	return now_ms() - t;
 }
 
@@ -70,15 +73,17 @@ int main(int argc, char **argv)
 	struct fors_sched *s;
 	char err[512];
 	size_t busy = 0;
-	int runs, i;
+	int runs, i, into;
 
-	if (argc != 3 || (runs = atoi(argv[2])) < 1 || runs > 64) {
-		fprintf(stderr, "usage: bench_sched FILE RUNS\n");
+	if (argc < 3 || argc > 4 || (runs = atoi(argv[2])) < 1 || runs > 64) {
+		fprintf(stderr, "usage: bench_sched FILE RUNS [lookup]\n");
 		return 2;
 	}
+	into = argc == 4;
 	for (i = 0; i < runs; i++) {
 		t = now_ms();
-		if (fors_sched_open(&s, argv[1], err, sizeof(err))) {
+		if ((into ? fors_sched_open_lookup : fors_sched_open)(&s,
+				argv[1], err, sizeof(err))) {
 			fprintf(stderr, "bench_sched: %s\n", err);
 			return 1;
 		}
@@ -86,7 +91,7 @@ int main(int argc, char **argv)
 		if (!i) {
 			after = peak_kb();
 			open_kb = resident_kb();
-			lk = lookups(s, &busy);
+			lk = lookups(s, into, &busy);
 		}
 		fors_sched_free(s);
 	}

@@ -261,6 +261,17 @@ START_TEST(abstract)
 }
 END_TEST
 
+/* sc written in form to dir/sched (dir a mkdtemp template), into path. */
+static void written(const struct fors_schedule *sc, enum fors_sched_form form,
+		    char *dir, char *path, size_t len)
+{
+	struct fors_error e;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, len, "%s/sched", dir);
+	ck_assert_int_eq(fors_schedule_write_file(path, sc, form, &e), FORS_OK);
+}
+
 /* Written by the core to a file, which the library opens by name. */
 START_TEST(open_file)
 {
@@ -270,10 +281,8 @@ START_TEST(open_file)
 	struct fors_error e;
 	struct fors_sched *s;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/sched", dir);
 	ck_assert_int_eq(fors_schedule_build(&sc, &sp, NULL, &e), FORS_OK);
-	ck_assert_int_eq(fors_schedule_write_file(path, sc, FORS_SCHED_TEXT, &e), FORS_OK);
+	written(sc, FORS_SCHED_TEXT, dir, path, sizeof(path));
 	ck_assert_msg(fors_sched_open(&s, path, err, sizeof(err)) == 0, "%s",
 		      err);
 	cross_check(s, sc);
@@ -289,6 +298,148 @@ START_TEST(open_file)
 	ck_assert_int_eq(fors_sched_open(&s, path, NULL, 0), FORS_SCHED_EIO);
 	ck_assert_int_eq(fors_sched_open(&s, path, err, 7), FORS_SCHED_EIO);
 	ck_assert_str_eq(err, "cannot");
+	fors_schedule_free(sc);
+}
+END_TEST
+
+/* Two answers the same: both idle, or the same transfer and hosts. */
+static void same_answer(int a, const struct fors_sched_xfer *x, int b,
+			const struct fors_sched_xfer *y)
+{
+	ck_assert_int_eq(a, b);
+	if (!a)
+		return;
+	ck_assert_uint_eq(x->src, y->src);
+	ck_assert_uint_eq(x->dst, y->dst);
+	ck_assert_int_eq(x->plane, y->plane);
+	ck_assert_int_eq(x->dlid, y->dlid);
+	ck_assert_uint_eq(x->src_host ? x->src_host->sid : UINT32_MAX,
+			  y->src_host ? y->src_host->sid : UINT32_MAX);
+	ck_assert_uint_eq(x->dst_host ? x->dst_host->sid : UINT32_MAX,
+			  y->dst_host ? y->dst_host->sid : UINT32_MAX);
+}
+
+/*
+ * sc written compact, opened with records and for lookups: every host's
+ * send and receive of every phase answered alike, and as the records'.
+ */
+static void lookups_alike(const struct fors_schedule *sc)
+{
+	char dir[] = "/tmp/fors-test-XXXXXX", path[64], err[512];
+	struct fors_sched *a, *b;
+	struct fors_sched_xfer x, y;
+	uint32_t p, h, all = sc->m0 * sc->m1;
+	size_t n = 7;
+
+	written(sc, FORS_SCHED_COMPACT, dir, path, sizeof(path));
+	ck_assert_msg(fors_sched_open(&a, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(fors_sched_open_lookup(&b, path, err, sizeof(err)) == 0, "%s", err);
+	for (p = 0; p <= sc->nphases; p++)
+		for (h = 0; h <= all; h++) {
+			const struct fors_sched_xfer *r = fors_sched_send(a, p, h);
+
+			same_answer(fors_sched_send_into(a, p, h, &x), &x,
+				    fors_sched_send_into(b, p, h, &y), &y);
+			same_answer(r != NULL, r, fors_sched_send_into(a, p, h, &x), &x);
+			r = fors_sched_recv(a, p, h);
+			same_answer(fors_sched_recv_into(a, p, h, &x), &x,
+				    fors_sched_recv_into(b, p, h, &y), &y);
+			same_answer(r != NULL, r, fors_sched_recv_into(a, p, h, &x), &x);
+		}
+	ck_assert_ptr_null(fors_sched_send(b, 0, 0));
+	ck_assert_ptr_null(fors_sched_recv(b, 0, 0));
+	ck_assert_ptr_null(fors_sched_phase(b, 0, &n));
+	ck_assert_uint_eq(n, 0);
+	ck_assert_uint_eq(fors_sched_nphases(b), sc->nphases);
+	fors_sched_free(a);
+	fors_sched_free(b);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The routed schedules above and an abstract one, looked up from runs. */
+START_TEST(lookup_from_runs)
+{
+	uint8_t failed[4 * 6] = { 0 }, absent[24] = { 0 }, cut[18 * 20] = { 0 };
+	struct fors_netgen g = { 6, 4, 6, 1, absent, 2, failed, NULL, 0, 0 };
+	struct fors_netgen h = { 6, 4, 6, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_netgen l = { 20, 18, 20, 1, NULL, 0, cut, NULL, 0, 0 };
+	struct fors_netgen lh = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_sched_params sp = { 8, 5, 3, NULL };
+	struct fors_schedule *sc;
+	struct fors_route *rt;
+	struct fors_error err;
+
+	failed[0 * 6 + 5] = failed[1 * 6 + 4] = 1;
+	absent[7] = 1;
+	rt = route(&g, &h, 3);
+	lookups_alike(rt->s);
+	fors_route_free(rt);
+	cut[7] = 1;
+	rt = route(&l, &lh, 2);
+	lookups_alike(rt->s);
+	fors_route_free(rt);
+	ck_assert_int_eq(fors_schedule_build(&sc, &sp, NULL, &err), FORS_OK);
+	lookups_alike(sc);
+	fors_schedule_free(sc);
+}
+END_TEST
+
+/* A version-1 file opened for lookups has its records, as ever. */
+START_TEST(lookup_text)
+{
+	struct fors_sched_params sp = { 4, 3, 1, NULL };
+	char dir[] = "/tmp/fors-test-XXXXXX", path[64], err[512];
+	struct fors_schedule *sc;
+	struct fors_error e;
+	struct fors_sched *s;
+	size_t n;
+
+	ck_assert_int_eq(fors_schedule_build(&sc, &sp, NULL, &e), FORS_OK);
+	written(sc, FORS_SCHED_TEXT, dir, path, sizeof(path));
+	ck_assert_msg(fors_sched_open_lookup(&s, path, err, sizeof(err)) == 0, "%s", err);
+	cross_check(s, sc);
+	ck_assert_ptr_nonnull(fors_sched_phase(s, 0, &n));
+	fors_sched_free(s);
+	unlink(path);
+	rmdir(dir);
+	fors_schedule_free(sc);
+}
+END_TEST
+
+/*
+ * A compact file where a host receives twice, or sends to itself, is
+ * refused for lookups with the records' message.
+ */
+START_TEST(lookup_refuses)
+{
+	static const char *const text[] = {
+		"fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 2\n"
+		"phase 0 0\nphase 1 2\n0 3 - -\n1 3 - -\nend 2\n",
+		"fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 2\n"
+		"phase 0 1\n0 1 - -\nphase 1 1\n2 2 - -\nend 2\n",
+	};
+	static const char *const why[] = {
+		"host 3 receives twice in phase 1", "host 2 sends to itself in phase 1",
+	};
+	char dir[] = "/tmp/fors-test-XXXXXX", path[64], err[512], want[128];
+	struct fors_schedule *sc;
+	struct fors_error e;
+	struct fors_sched *s;
+	FILE *f = fmemopen((void *)text[_i], strlen(text[_i]), "r");
+
+	ck_assert_int_eq(fors_schedule_read(f, "t", &sc, &e), 0);
+	fclose(f);
+	written(sc, FORS_SCHED_COMPACT, dir, path, sizeof(path));
+	snprintf(want, sizeof(want), "%s: %s", path, why[_i]);
+	ck_assert_int_eq(fors_sched_open_lookup(&s, path, err, sizeof(err)),
+			 FORS_SCHED_EFORMAT);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(fors_sched_open(&s, path, err, sizeof(err)),
+			 FORS_SCHED_EFORMAT);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+	rmdir(dir);
 	fors_schedule_free(sc);
 }
 END_TEST
@@ -510,6 +661,9 @@ int main(void)
 	tcase_add_test(tc, routed_lhcb);
 	tcase_add_test(tc, abstract);
 	tcase_add_test(tc, open_file);
+	tcase_add_test(tc, lookup_from_runs);
+	tcase_add_test(tc, lookup_text);
+	tcase_add_loop_test(tc, lookup_refuses, 0, 2);
 	tcase_add_test(tc, lookups);
 	tcase_add_loop_test(tc, generation, 0, sizeof(gens) / sizeof(gens[0]));
 	tcase_add_loop_test(tc, inconsistent, 0,

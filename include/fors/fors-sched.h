@@ -56,6 +56,19 @@ struct fors_sched_xfer {
 int fors_sched_open(struct fors_sched **out, const char *path, char *err,
 		    size_t errlen);
 
+/*
+ * Load a schedule for lookups, without a record per transfer: a compact
+ * file (version 2) is answered from its runs, by sender and by receiver,
+ * a few bytes a transfer where the records take 32 (an FT(2;72,144)
+ * schedule's records alone would be 3.4 GB); a version-1 file is loaded
+ * as by fors_sched_open. The load checks what fors_sched_open's does. On
+ * a handle loaded from a compact file, fors_sched_phase, fors_sched_send
+ * and fors_sched_recv find nothing (NULL): use fors_sched_send_into and
+ * fors_sched_recv_into, which answer on every handle.
+ */
+int fors_sched_open_lookup(struct fors_sched **out, const char *path,
+			   char *err, size_t errlen);
+
 /* The same from a stream; name stands for it in messages. */
 int fors_sched_read(struct fors_sched **out, FILE *in, const char *name,
 		    char *err, size_t errlen);
@@ -110,6 +123,17 @@ const struct fors_sched_xfer *fors_sched_send(const struct fors_sched *s,
 					      uint32_t phase, uint32_t sid);
 const struct fors_sched_xfer *fors_sched_recv(const struct fors_sched *s,
 					      uint32_t phase, uint32_t sid);
+
+/*
+ * What sid sends, and receives, in phase, copied into *out: 1, or 0 when
+ * it is idle then (or the phase or sid is out of range). Any handle; on
+ * one from fors_sched_open_lookup a search among the host's runs, the
+ * transfer computed.
+ */
+int fors_sched_send_into(const struct fors_sched *s, uint32_t phase,
+			 uint32_t sid, struct fors_sched_xfer *out);
+int fors_sched_recv_into(const struct fors_sched *s, uint32_t phase,
+			 uint32_t sid, struct fors_sched_xfer *out);
 
 #ifdef __cplusplus
 }

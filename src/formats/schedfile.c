@@ -324,6 +324,8 @@ struct sched_reader {
 	struct fors_error *err;
 	int code;		/* first error; later ones keep its message */
 	int version;		/* 1: text, 2: compact */
+	struct fors_runs **keep;	/* the runs kept, not expanded; NULL:
+					   expanded into the transfers */
 };
 
 static int bad(struct sched_reader *r, const char *fmt, const char *what)
@@ -721,6 +723,22 @@ static int end_line(struct sched_reader *r, const unsigned char *buf,
 	return 0;
 }
 
+/* The runs parsed and kept with their bytes, for a reader that looks up. */
+static int keep_runs(struct sched_reader *r, unsigned char *buf, uint64_t len,
+		     uint64_t n, const char *where)
+{
+	const char *why;
+	size_t run;
+	int e = fors_runs_parse(r->s, buf, len, n, r->keep, &why, &run);
+
+	if (e == FORS_EFORMAT)
+		fors_error_set(r->err, "%s: run %zu: %s", where, run + 1,
+			       why[0] ? why : "a number out of range");
+	if (!e)
+		fors_runs_keep(*r->keep, buf);
+	return e;
+}
+
 /*
  * The compact form after its host lines: `runs <count> <bytes>`, the runs,
  * `end <pairs> <digest>`. The digest is checked before a run is read.
@@ -743,12 +761,16 @@ static int runs(struct sched_reader *r, int have_line)
 	e = payload(r, &buf, len);
 	if (!e)
 		e = end_line(r, buf, len, &pairs);
-	if (!e)
+	if (!e && r->keep)
+		e = keep_runs(r, buf, len, n, where);
+	else if (!e)
 		e = fors_runs_decode(r->s, buf, len, n, where, r->err);
-	free(buf);
+	if (!r->keep || !*r->keep)
+		free(buf);
 	if (e == FORS_EFORMAT)
 		r->code = e;
-	if (!e && pairs != r->s->nxfers)
+	if (!e && pairs != (r->keep ? fors_runs_transfers(*r->keep) :
+			    r->s->nxfers))
 		return bad(r, "%s", "'end' count differs from the number of transfers the runs hold");
 	if (!e && next(r))
 		return bad(r, "%s", "content after 'end'");
@@ -799,10 +821,12 @@ static int body(struct sched_reader *r)
 	return tail(r, e == 1);
 }
 
-int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
-		       struct fors_error *err)
+/* The reader, the runs kept in *keep (when not NULL) or expanded. */
+static int read_with(FILE *in, const char *name, struct fors_schedule **out,
+		     struct fors_runs **keep, struct fors_error *err)
 {
-	struct sched_reader r = { .in = in, .name = name, .err = err };
+	struct sched_reader r = { .in = in, .name = name, .err = err,
+				  .keep = keep };
 	int e;
 
 	*out = NULL;
@@ -824,10 +848,28 @@ int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
 	free(r.tok);
 	if (e) {
 		fors_schedule_free(r.s);
+		if (keep) {
+			fors_runs_free(*keep);
+			*keep = NULL;
+		}
 		return e;
 	}
 	*out = r.s;
 	return FORS_OK;
+}
+
+int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
+		       struct fors_error *err)
+{
+	return read_with(in, name, out, NULL, err);
+}
+
+int fors_schedule_read_runs(FILE *in, const char *name,
+			    struct fors_schedule **out, struct fors_runs **runs,
+			    struct fors_error *err)
+{
+	*runs = NULL;
+	return read_with(in, name, out, runs, err);
 }
 
 static int read_cb(FILE *in, const char *name, void *out,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "schedule/schedule.h"
+#include "formats/schedruns.h"
 
 /* Which form a schedule file takes (doc/schedule-format.md). */
 enum fors_sched_form {
@@ -56,6 +57,15 @@ int fors_schedule_write_file_keys(const char *path,
  */
 int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
 		       struct fors_error *err);
+
+/*
+ * The same, a compact file's runs kept in *runs (checked, with their
+ * bytes) instead of expanded: *out then has its head and host lines and no
+ * transfers. A version-1 file is read whole, *runs NULL.
+ */
+int fors_schedule_read_runs(FILE *in, const char *name,
+			    struct fors_schedule **out, struct fors_runs **runs,
+			    struct fors_error *err);
 
 /* The same from path ("cannot open PATH: why" when it cannot be read). */
 int fors_schedule_read_file(const char *path, struct fors_schedule **out,

@@ -29,6 +29,9 @@ struct fors_sched {
 	struct fors_sched_xfer *xf;		/* file order */
 	uint16_t *bysrc;	/* each phase's offsets sorted by source */
 	uint16_t *bydst;	/* each phase's offsets sorted by destination */
+	struct fors_runs *runs, *rruns;	/* a compact file's runs, by sender
+					   and by receiver; NULL: records */
+	struct fors_runs_index *sends, *recvs;
 };
 
 /* What a load needs to name the line of an inconsistency. */
@@ -37,6 +40,7 @@ struct loader {
 	const char *buf;	/* the whole file */
 	size_t len;
 	int compact;		/* version 2: no line per transfer */
+	int lookup;		/* a compact file answered from its runs */
 	struct fors_error *err;
 };
 
@@ -247,6 +251,31 @@ static int xfers(struct fors_sched *s, const struct loader *l)
 	return e;
 }
 
+/*
+ * A compact file's runs by receiver too (which checks what the records'
+ * indexes would: one receive per host and phase, no host sending to
+ * itself, every DLID in range), and both indexed for lookups.
+ */
+static int runs_index(struct fors_sched *s, const struct loader *l)
+{
+	uint32_t host = 0, phase = 0;
+	int e = fors_runs_transpose(s->runs, s->sc, &s->rruns, &host, &phase);
+
+	if (e == FORS_EVERIFY)
+		return bad(l, 0, "host %u receives twice in phase %u", host,
+			   phase);
+	if (e == FORS_EINVAL)
+		return bad(l, 0, "host %u sends to itself in phase %u", host,
+			   phase);
+	if (e == FORS_EFORMAT)
+		return bad(l, 0, "a DLID out of range in phase %u", phase, 0);
+	if (!e)
+		e = fors_runs_index_new(s->runs, s->sc, &s->sends);
+	if (!e)
+		e = fors_runs_index_new(s->rruns, s->sc, &s->recvs);
+	return e;
+}
+
 static int load(struct fors_sched *s, const struct loader *l)
 {
 	FILE *f = fmemopen((void *)l->buf, l->len, "r");
@@ -256,14 +285,16 @@ static int load(struct fors_sched *s, const struct loader *l)
 		fors_error_set(l->err, "%s: out of memory", l->name);
 		return FORS_ENOMEM;
 	}
-	e = fors_schedule_read(f, l->name, &s->sc, l->err);
+	e = l->lookup ? fors_schedule_read_runs(f, l->name, &s->sc, &s->runs,
+						l->err) :
+		fors_schedule_read(f, l->name, &s->sc, l->err);
 	fclose(f);
 	if (!e)
 		e = numbers(s, l);
 	if (!e)
 		e = hosts(s, l);
 	if (!e)
-		e = xfers(s, l);
+		e = s->runs ? runs_index(s, l) : xfers(s, l);
 	if (!e) {
 		/* the public transfers are all that is read from now on */
 		free(s->sc->xfers);
@@ -275,11 +306,12 @@ static int load(struct fors_sched *s, const struct loader *l)
 	return e;
 }
 
-static int read_cb(FILE *in, const char *name, void *out,
-		   struct fors_error *err)
+/* The stream loaded: records for every transfer, or (lookup) the runs. */
+static int load_stream(FILE *in, const char *name, struct fors_sched **res,
+		       int lookup, struct fors_error *err)
 {
-	struct fors_sched **res = out, *s;
-	struct loader l = { .name = name, .err = err };
+	struct fors_sched *s;
+	struct loader l = { .name = name, .err = err, .lookup = lookup };
 	struct fors_slurp f;
 	int e;
 
@@ -310,6 +342,18 @@ static void put_err(char *buf, size_t len, const struct fors_error *err)
 		snprintf(buf, len, "%s", err->msg);
 }
 
+static int read_cb(FILE *in, const char *name, void *out,
+		   struct fors_error *err)
+{
+	return load_stream(in, name, out, 0, err);
+}
+
+static int lookup_cb(FILE *in, const char *name, void *out,
+		     struct fors_error *err)
+{
+	return load_stream(in, name, out, 1, err);
+}
+
 int fors_sched_read(struct fors_sched **out, FILE *in, const char *name,
 		    char *err, size_t errlen)
 {
@@ -323,17 +367,32 @@ int fors_sched_read(struct fors_sched **out, FILE *in, const char *name,
 	return r;
 }
 
-int fors_sched_open(struct fors_sched **out, const char *path, char *err,
-		    size_t errlen)
+/* path loaded by cb, the error cut into err. */
+static int open_with(struct fors_sched **out, const char *path,
+		     int (*cb)(FILE *, const char *, void *,
+			       struct fors_error *),
+		     char *err, size_t errlen)
 {
 	struct fors_error e;
 	int r;
 
 	*out = NULL;
-	r = read_path(path, read_cb, out, &e);
+	r = read_path(path, cb, out, &e);
 	if (r)
 		put_err(err, errlen, &e);
 	return r;
+}
+
+int fors_sched_open(struct fors_sched **out, const char *path, char *err,
+		    size_t errlen)
+{
+	return open_with(out, path, read_cb, err, errlen);
+}
+
+int fors_sched_open_lookup(struct fors_sched **out, const char *path,
+			   char *err, size_t errlen)
+{
+	return open_with(out, path, lookup_cb, err, errlen);
 }
 
 void fors_sched_free(struct fors_sched *s)
@@ -348,6 +407,10 @@ void fors_sched_free(struct fors_sched *s)
 	free(s->xf);
 	free(s->bysrc);
 	free(s->bydst);
+	fors_runs_index_free(s->sends);
+	fors_runs_index_free(s->recvs);
+	fors_runs_free(s->runs);
+	fors_runs_free(s->rruns);
 	free(s);
 }
 
@@ -489,7 +552,7 @@ const struct fors_sched_host *fors_sched_find_desc(const struct fors_sched *s,
 const struct fors_sched_xfer *fors_sched_phase(const struct fors_sched *s,
 					       uint32_t phase, size_t *n)
 {
-	if (phase >= s->sc->nphases) {
+	if (phase >= s->sc->nphases || s->runs) {
 		*n = 0;
 		return NULL;
 	}
@@ -506,7 +569,7 @@ find(const struct fors_sched *s, const uint16_t *ix, uint32_t p,
 	size_t st, lo = 0, hi, mid;
 	uint32_t h;
 
-	if (p >= s->sc->nphases)
+	if (p >= s->sc->nphases || s->runs)
 		return NULL;
 	st = s->sc->start[p];
 	hi = s->sc->start[p + 1] - st;
@@ -534,4 +597,51 @@ const struct fors_sched_xfer *fors_sched_recv(const struct fors_sched *s,
 					      uint32_t phase, uint32_t sid)
 {
 	return find(s, s->bydst, phase, sid, 1);
+}
+
+/* A record of x (sender src, receiver dst) into out. */
+static void record(const struct fors_sched *s, uint32_t src, uint32_t dst,
+		   const struct fors_xfer *x, struct fors_sched_xfer *out)
+{
+	*out = (struct fors_sched_xfer){ src, dst, fors_xfer_plane(x),
+					 fors_xfer_dlid(x), s->bysid[src],
+					 s->bysid[dst] };
+}
+
+int fors_sched_send_into(const struct fors_sched *s, uint32_t phase,
+			 uint32_t sid, struct fors_sched_xfer *out)
+{
+	const struct fors_sched_xfer *x;
+	struct fors_xfer y;
+
+	if (!s->runs) {
+		x = fors_sched_send(s, phase, sid);
+		if (x)
+			*out = *x;
+		return x != NULL;
+	}
+	if (phase >= s->sc->nphases ||
+	    !fors_runs_index_at(s->sends, sid, phase, &y))
+		return 0;
+	record(s, y.src, y.dst, &y, out);
+	return 1;
+}
+
+int fors_sched_recv_into(const struct fors_sched *s, uint32_t phase,
+			 uint32_t sid, struct fors_sched_xfer *out)
+{
+	const struct fors_sched_xfer *x;
+	struct fors_xfer y;
+
+	if (!s->runs) {
+		x = fors_sched_recv(s, phase, sid);
+		if (x)
+			*out = *x;
+		return x != NULL;
+	}
+	if (phase >= s->sc->nphases ||
+	    !fors_runs_index_at(s->recvs, sid, phase, &y))
+		return 0;
+	record(s, y.dst, y.src, &y, out);
+	return 1;
 }
