@@ -161,6 +161,7 @@ static int peer(const struct fors_sched *s, const char *host,
 		const char *phase)
 {
 	uint32_t n = fors_sched_nphases(s), sid = 0;
+	struct fors_sched_xfer x;
 	uint64_t p;
 
 	if (number(phase, 10, &p))
@@ -179,8 +180,10 @@ static int peer(const struct fors_sched *s, const char *host,
 	fputs("\nhost", stdout);
 	put_host(sid, fors_sched_find_sid(s, sid));
 	putchar('\n');
-	put_xfer("send", fors_sched_send(s, (uint32_t)p, sid), 1);
-	put_xfer("recv", fors_sched_recv(s, (uint32_t)p, sid), 0);
+	put_xfer("send", fors_sched_send_into(s, (uint32_t)p, sid, &x) ? &x :
+		 NULL, 1);
+	put_xfer("recv", fors_sched_recv_into(s, (uint32_t)p, sid, &x) ? &x :
+		 NULL, 0);
 	return 0;
 }
 
@@ -196,7 +199,8 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 1;
 	}
-	if (fors_sched_open(&s, argv[1], err, sizeof(err))) {
+	/* lookups alone: a compact file is answered from its runs */
+	if (fors_sched_open_lookup(&s, argv[1], err, sizeof(err))) {
 		fprintf(stderr, "fors-sched-peer: %s\n", err);
 		return 2;
 	}
