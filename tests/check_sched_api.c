@@ -357,14 +357,17 @@ static void lookups_alike(const struct fors_schedule *sc)
 	rmdir(dir);
 }
 
-/* The routed schedules above and an abstract one, looked up from runs. */
+/*
+ * The small routed schedule above, FT(2;8,8) with a cut at LMC 2 (fewer
+ * offsets than planes) and an abstract one, looked up from runs.
+ */
 START_TEST(lookup_from_runs)
 {
-	uint8_t failed[4 * 6] = { 0 }, absent[24] = { 0 }, cut[18 * 20] = { 0 };
+	uint8_t failed[4 * 6] = { 0 }, absent[24] = { 0 }, cut[8 * 8] = { 0 };
 	struct fors_netgen g = { 6, 4, 6, 1, absent, 2, failed, NULL, 0, 0 };
 	struct fors_netgen h = { 6, 4, 6, 1, NULL, 0, NULL, NULL, 0, 0 };
-	struct fors_netgen l = { 20, 18, 20, 1, NULL, 0, cut, NULL, 0, 0 };
-	struct fors_netgen lh = { 20, 18, 20, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_netgen l = { 8, 8, 8, 1, NULL, 0, cut, NULL, 0, 0 };
+	struct fors_netgen lh = { 8, 8, 8, 1, NULL, 0, NULL, NULL, 0, 0 };
 	struct fors_sched_params sp = { 8, 5, 3, NULL };
 	struct fors_schedule *sc;
 	struct fors_route *rt;
@@ -375,7 +378,7 @@ START_TEST(lookup_from_runs)
 	rt = route(&g, &h, 3);
 	lookups_alike(rt->s);
 	fors_route_free(rt);
-	cut[7] = 1;
+	cut[5 * 8 + 3] = 1;
 	rt = route(&l, &lh, 2);
 	lookups_alike(rt->s);
 	fors_route_free(rt);
