@@ -43,6 +43,24 @@ struct sched_args {
 	const char *output, *input;
 };
 
+/* The options a build needs, or none of them with --input. */
+static int required(const struct sched_args *a)
+{
+	if (a->input && a->have)
+		return usage_error("schedule", "%s",
+				   "--input writes a file again: it takes no --hosts-per-leaf, --leaves, --reduction, --planes or --impacted");
+	if (a->input)
+		return 0;
+	if (!(a->have & 1))
+		return usage_error("schedule", "%s is required",
+				   "--hosts-per-leaf");
+	if (!(a->have & 2))
+		return usage_error("schedule", "%s is required", "--leaves");
+	if (!(a->have & 4))
+		return usage_error("schedule", "%s is required", "--reduction");
+	return 0;
+}
+
 static int sched_opts(int argc, char **argv, struct sched_args *a)
 {
 	static const struct option opts[] = {
@@ -111,19 +129,7 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 		return usage_error("schedule", "unexpected argument '%s'",
 				   argv[optind]);
 	a->have = have;
-	if (a->input && have)
-		return usage_error("schedule", "%s",
-				   "--input writes a file again: it takes no --hosts-per-leaf, --leaves, --reduction, --planes or --impacted");
-	if (a->input)
-		return 0;
-	if (!(have & 1))
-		return usage_error("schedule", "%s is required",
-				   "--hosts-per-leaf");
-	if (!(have & 2))
-		return usage_error("schedule", "%s is required", "--leaves");
-	if (!(have & 4))
-		return usage_error("schedule", "%s is required", "--reduction");
-	return 0;
+	return required(a);
 }
 
 /* s to a's output, or stdout, in a's form; 0 or the error's status. */
