@@ -323,7 +323,11 @@ static const struct {
 } crafted[] = {
 	{ { 0, 1, 0, 0, 4, 1, 1 }, 7, 1, 1, NULL },
 	{ { 0, 1, 0, 0, 4, 3, 0 }, 7, 1, 1, "t:7: run 1: a plane out of range" },
-	{ { 0, 1, 3, 0, 4, 1, 0 }, 7, 1, 1, "t:7: run 1: a run past the last phase" },
+	{ { 0, 1, 6, 0, 4, 1, 0 }, 7, 1, 1, "t:7: run 1: a run past the last phase" },
+	{ { 0, 1, 1, 0, 0, 0 }, 6, 1, 1, "t:7: run 1: a repeat with no run before it" },
+	{ { 0, 2, 0, 0, 4, 1, 0, 5, 0, 0, 0 }, 11, 2, 4, "t:7: run 2: a repeat past the last phase" },
+	{ { 0, 2, 0, 0, 4, 1, 0, 1, 0, 8, 0 }, 11, 2, 2, "t:7: run 2: a repeat's host step out of range" },
+	{ { 0, 2, 0, 0, 4, 1, 0, 1, 0, 2, 2 }, 11, 2, 2, "t:7: run 2: a repeat's plane step out of range" },
 	{ { 0, 1, 0, 3, 4, 1, 0 }, 7, 1, 4, "t:7: run 1: a run past the last phase" },
 	{ { 0, 1, 0, 0, 8, 1, 0 }, 7, 1, 1, "t:7: run 1: a destination out of range" },
 	{ { 0, 0 }, 2, 0, 0, "t:7: run 1: a source without runs" },
@@ -386,22 +390,25 @@ END_TEST
  * Runs written by hand from the specification (schedule-format.md, "Version
  * 2"): host 0 steps among the hosts with a plane step and a DLID offset,
  * host 1 keeps planes 1 .. 3 (a cycle), host 2 has two runs apart, host 3
- * steps within a leaf. The text they read as was worked out by hand too.
+ * steps within a leaf, host 4 has a run and a repeat of it moved on by two
+ * phases, two hosts and two planes. The text they read as was worked out
+ * by hand too.
  */
 static const unsigned char spec_runs[] = {
 	0, 1, 0, 2, 8, 4, 2, 2, 3,
 	0, 1, 0, 3, 8, 4, 3, 3, 1, 3, 0,
-	0, 2, 0, 0, 10, 1, 0, 1, 0, 1, 0, 0,
+	0, 2, 0, 0, 10, 1, 0, 2, 0, 1, 0, 0,
 	0, 1, 0, 2, 12, 5, 0, 0,
+	0, 2, 0, 1, 0, 4, 1, 2, 0, 1, 0, 4, 2,
 };
 
 static const char spec_text[] =
 	"fors-schedule 1\n" FABRIC3 HOSTS3
-	"phase 0 4\n0 4 1 21\n1 4 2 -\n2 5 0 -\n3 6 - -\n"
-	"phase 1 3\n0 5 2 25\n1 5 3 -\n3 7 - -\n"
-	"phase 2 4\n0 6 3 29\n1 6 1 -\n2 4 - -\n3 4 - -\n"
-	"phase 3 1\n1 7 2 -\n"
-	"end 12\n";
+	"phase 0 5\n0 4 1 21\n1 4 2 -\n2 5 0 -\n3 6 - -\n4 0 0 -\n"
+	"phase 1 4\n0 5 2 25\n1 5 3 -\n3 7 - -\n4 1 1 -\n"
+	"phase 2 5\n0 6 3 29\n1 6 1 -\n2 4 - -\n3 4 - -\n4 2 2 -\n"
+	"phase 3 2\n1 7 2 -\n4 3 3 -\n"
+	"end 16\n";
 
 START_TEST(spec_example)
 {
@@ -412,10 +419,10 @@ START_TEST(spec_example)
 	int n;
 
 	n = snprintf(buf, sizeof(buf), "fors-schedule 2\n" FABRIC3 HOSTS3
-		     "runs 5 %zu\n", sizeof(spec_runs));
+		     "runs 7 %zu\n", sizeof(spec_runs));
 	memcpy(buf + n, spec_runs, sizeof(spec_runs));
 	n += (int)sizeof(spec_runs);
-	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "\nend 12 %016llx\n",
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "\nend 16 %016llx\n",
 		      (unsigned long long)fnv1a(spec_runs, sizeof(spec_runs)));
 	ck_assert_msg(from_buf(buf, (size_t)n, &s, &err) == 0, "%s", err.msg);
 	t = to_text(s);

@@ -91,6 +91,40 @@ static int64_t offset_of(const struct space *sp, const struct fors_xfer *x)
 		(int64_t)x->dlid - sp->lid[sp->by_src ? x->src : x->dst];
 }
 
+/* The k-th destination of run r, computed, not stepped to. */
+static uint32_t dst_at(const struct space *sp, const struct run *r,
+		       uint32_t k)
+{
+	int64_t m = r->leaf ? sp->m0 : sp->n, step = (int64_t)k * r->step;
+	int64_t at = r->leaf ? (int64_t)(r->dst % sp->m0) :
+		(int64_t)sp->rank[r->dst];
+	int64_t to = ((at + step) % m + m) % m;
+
+	if (!k)
+		return r->dst;
+	return r->leaf ? r->dst - r->dst % sp->m0 + (uint32_t)to : sp->sid[to];
+}
+
+/* How a repeat moves a run on: its first phase, host (by rank), plane. */
+struct delta {
+	uint32_t dp;		/* phases from one run's start to the next */
+	int64_t dd;		/* ranks from one run's first host to the next */
+	uint32_t dpl;		/* planes on, in the run's cycle */
+};
+
+/* Run r moved on by d (its first host has a rank: checked). */
+static void shift(const struct space *sp, struct run *r,
+		  const struct delta *d)
+{
+	int64_t n = sp->n, to = ((sp->rank[r->dst] + d->dd) % n + n) % n;
+
+	r->p0 += d->dp;
+	r->dst = sp->sid[to];
+	if (r->plane >= 0)
+		r->plane = (int32_t)(r->lo + ((uint32_t)r->plane - r->lo +
+					      d->dpl) % r->span);
+}
+
 static uint64_t zigzag(int64_t v)
 {
 	return v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1;
@@ -172,8 +206,13 @@ struct open {
 	uint32_t d;		/* the last destination */
 	int32_t pl;		/* the last plane */
 	uint32_t end, prev;	/* the last run's end phase, last host */
-	size_t cnt;		/* runs written */
+	size_t cnt;		/* records written: runs and repeats */
+	size_t nexp;		/* runs, a repeat's each counted */
 	size_t total;		/* transfers taken */
+	struct run last;	/* the last run, written or repeated */
+	int have;		/* last is one */
+	uint32_t reps;		/* runs last's repeat holds so far, 0: none */
+	struct delta mv;	/* and how each moves on */
 	struct out o;
 };
 
@@ -182,7 +221,7 @@ static void put_run(struct out *o, const struct run *r, uint32_t end,
 {
 	int own = r->lo || r->span != q;	/* a cycle of its own */
 
-	put(o, r->p0 - end);
+	put(o, (uint64_t)(r->p0 - end) << 1);
 	put(o, r->len - 1);
 	put(o, zigzag((int64_t)r->dst - prev));
 	if (r->len > 1)
@@ -197,19 +236,69 @@ static void put_run(struct out *o, const struct run *r, uint32_t end,
 	put(o, r->off == NO_OFF ? 0 : zigzag(r->off) + 1);
 }
 
-/* The open run of o written: the longer candidate, and its last host. */
+/* Whether b is a moved on by some delta (into *d): all else the same. */
+static int moved(const struct space *sp, const struct run *a,
+		 const struct run *b, struct delta *d)
+{
+	if (a->len != b->len || a->leaf != b->leaf || a->step != b->step ||
+	    a->pstep != b->pstep || a->lo != b->lo || a->span != b->span ||
+	    a->off != b->off || (a->plane < 0) != (b->plane < 0) ||
+	    sp->rank[a->dst] < 0 || sp->rank[b->dst] < 0)
+		return 0;
+	d->dp = b->p0 - a->p0;
+	d->dd = signed_step(sp->rank[a->dst], sp->rank[b->dst], sp->n);
+	d->dpl = a->plane < 0 ? 0 :
+		(uint32_t)(((int64_t)b->plane - a->plane + a->span) % a->span);
+	return 1;
+}
+
+/* o's pending repeat written, if it has one. */
+static void put_reps(struct open *o)
+{
+	if (!o->reps)
+		return;
+	put(&o->o, (uint64_t)(o->reps - 1) << 1 | 1);
+	put(&o->o, o->mv.dp - o->last.len);
+	put(&o->o, zigzag(o->mv.dd));
+	put(&o->o, o->mv.dpl);
+	o->cnt++;
+	o->reps = 0;
+}
+
+/*
+ * Run r of o: one more of the pending repeat, the first of a new one
+ * (a repeat is a few bytes, a run several), or a run written.
+ */
+static void emit(const struct space *sp, struct open *o, const struct run *r)
+{
+	struct delta d;
+
+	if (o->reps && moved(sp, &o->last, r, &d) && d.dp == o->mv.dp &&
+	    d.dd == o->mv.dd && d.dpl == o->mv.dpl) {
+		o->reps++;
+	} else {
+		put_reps(o);
+		if (o->have && moved(sp, &o->last, r, &d)) {
+			o->mv = d;
+			o->reps = 1;
+		} else {
+			put_run(&o->o, r, o->end, o->prev, sp->q);
+			o->cnt++;
+		}
+	}
+	o->nexp++;
+	o->last = *r;
+	o->have = 1;
+	o->end = r->p0 + r->len;
+	o->prev = dst_at(sp, r, r->len - 1);
+}
+
+/* The open run of o emitted: the longer candidate. */
 static void flush(const struct space *sp, struct open *o)
 {
-	struct run *r = &o->c[o->c[1].len > o->c[0].len];
-	uint32_t k;
-
 	if (!o->n)
 		return;
-	put_run(&o->o, r, o->end, o->prev, sp->q);
-	o->end = r->p0 + r->len;
-	for (o->prev = r->dst, k = 1; k < r->len; k++)
-		o->prev = next_dst(sp, o->prev, r->step, r->leaf);
-	o->cnt++;
+	emit(sp, o, &o->c[o->c[1].len > o->c[0].len]);
 	o->n = 0;
 }
 
@@ -296,7 +385,8 @@ struct fors_runs {
 	uint32_t nseg;
 	struct open *src;	/* [all]: the encoder's; NULL when parsed */
 	uint32_t all;
-	size_t nruns, len;	/* the runs and their bytes, sources' too */
+	size_t nruns, len;	/* the records and their bytes, sources' too */
+	size_t nexp;		/* the runs, a repeat's each counted */
 	size_t nxfers;
 	int by_src;		/* the runs by receiver (fors_runs_transpose) */
 	unsigned char *owned;	/* the bytes parsed, when r keeps them */
@@ -340,6 +430,8 @@ static int close_all(const struct space *sp, struct fors_runs *r)
 		struct open *o = &r->src[i];
 
 		flush(sp, o);
+		put_reps(o);
+		r->nexp += o->nexp;
 		if (!o->cnt)
 			continue;
 		r->seg[r->nseg++] = (struct seg){ i, (uint32_t)o->cnt, o->o.b,
@@ -500,14 +592,13 @@ static void get_cycle(struct in *c, struct run *r)
 		c->why = "a plane cycle that does not hold its planes";
 }
 
-/* The fields of a run after one that ended at phase end and host prev. */
-static void get_run(struct in *c, struct run *r, uint32_t end, uint32_t prev)
+/* The fields of a run from phase v after one that ended at host prev. */
+static void get_run(struct in *c, struct run *r, uint64_t v, uint32_t prev)
 {
 	const struct space *sp = c->sp;
-	uint64_t n = c->s->nphases, v;
+	uint64_t n = c->s->nphases;
 
 	memset(r, 0, sizeof(*r));
-	v = end + get(c, n, "");
 	r->len = 1 + (uint32_t)get(c, n, "");
 	if (!c->why && v + r->len > n)
 		c->why = "a run past the last phase";
@@ -532,24 +623,89 @@ static void get_run(struct in *c, struct run *r, uint32_t end, uint32_t prev)
 	r->off = v ? unzigzag(v - 1) : NO_OFF;
 }
 
-/* One source's runs found in the bytes, each read once to check it. */
-static void scan_seg(struct in *c, struct seg *g, size_t *nxfers)
+/* A repeat of last, k + 1 runs, after its first field: *d and *reps. */
+static void get_repeat(struct in *c, const struct run *last, int have,
+		       uint64_t k, struct delta *d, uint32_t *reps)
 {
-	uint32_t end = 0, prev = 0, k, i;
-	struct run r;
+	const struct space *sp = c->sp;
+	uint64_t n = c->s->nphases, gap = get(c, n, "");
+
+	d->dd = unzigzag(get(c, UINT64_MAX, ""));
+	d->dpl = (uint32_t)get(c, sp->q, "");
+	if (c->why)
+		return;
+	if (!have) {
+		c->why = "a repeat with no run before it";
+		return;
+	}
+	d->dp = last->len + (uint32_t)gap;
+	*reps = (uint32_t)(k + 1);
+	if (k >= n || last->p0 + (k + 1) * d->dp + last->len > n)
+		c->why = "a repeat past the last phase";
+	else if (sp->rank[last->dst] < 0 || d->dd <= -(int64_t)sp->n ||
+		 d->dd >= sp->n)
+		c->why = "a repeat's host step out of range";
+	else if (d->dpl >= (last->plane >= 0 ? last->span : 1))
+		c->why = "a repeat's plane step out of range";
+}
+
+/*
+ * A source's next record, after its run last (have: it has one), which
+ * ended at phase end and host prev: a run into *r (0), or a repeat of
+ * last (1), *reps runs each moved on by *d.
+ */
+static int get_record(struct in *c, struct run *r, const struct run *last,
+		      int have, uint32_t end, uint32_t prev, struct delta *d,
+		      uint32_t *reps)
+{
+	uint64_t v = get(c, UINT64_MAX, "");
+
+	if (v & 1) {
+		get_repeat(c, last, have, v >> 1, d, reps);
+		return 1;
+	}
+	if (!c->why && (v >> 1) > c->s->nphases)
+		c->why = "a run past the last phase";
+	get_run(c, r, end + (c->why ? 0 : v >> 1), prev);
+	return 0;
+}
+
+/* Run r counted in rs; *end and *prev moved past it. */
+static void count(struct in *c, const struct run *r, struct fors_runs *rs,
+		  uint32_t *end, uint32_t *prev)
+{
+	if (rs->nxfers + r->len > fors_runs_max_transfers(c->s)) {
+		c->why = "more transfers than the hosts have pairs";
+		return;
+	}
+	rs->nxfers += r->len;
+	rs->nexp++;
+	*end = r->p0 + r->len;
+	*prev = dst_at(c->sp, r, r->len - 1);
+}
+
+/* One source's runs found in the bytes, each read once to check it. */
+static void scan_seg(struct in *c, struct seg *g, struct fors_runs *rs)
+{
+	uint32_t end = 0, prev = 0, i, j, reps;
+	struct run r, last;
+	struct delta d;
+	int have = 0;
 
 	g->b = c->b;
 	for (i = 0; !c->why && i < g->cnt; i++) {
-		get_run(c, &r, end, prev);
-		if (!c->why && *nxfers + r.len > fors_runs_max_transfers(c->s))
-			c->why = "more transfers than the hosts have pairs";
-		if (c->why)
-			break;
-		c->run++;
-		*nxfers += r.len;
-		end = r.p0 + r.len;
-		for (prev = r.dst, k = 1; k < r.len; k++)
-			prev = next_dst(c->sp, prev, r.step, r.leaf);
+		if (get_record(c, &r, &last, have, end, prev, &d, &reps)) {
+			for (j = 0; !c->why && j < reps; j++) {
+				shift(c->sp, &last, &d);
+				count(c, &last, rs, &end, &prev);
+			}
+		} else if (!c->why) {
+			count(c, &r, rs, &end, &prev);
+			last = r;
+			have = 1;
+		}
+		if (!c->why)
+			c->run++;
 	}
 	g->len = (size_t)(c->b - g->b);
 }
@@ -569,7 +725,7 @@ static void scan(struct in *c, struct fors_runs *r, size_t nruns)
 		if (c->why)
 			break;
 		r->seg[r->nseg] = (struct seg){ src++, (uint32_t)cnt, NULL, 0 };
-		scan_seg(c, &r->seg[r->nseg++], &r->nxfers);
+		scan_seg(c, &r->seg[r->nseg++], r);
 	}
 	if (!c->why && c->run != nruns)
 		c->why = "fewer runs than the 'runs' line says";
@@ -625,9 +781,12 @@ struct cursor {
 	uint32_t src, left;	/* its sid, runs not yet read */
 	struct run r;		/* the run being given, k of its transfers */
 	uint32_t k;
+	uint32_t reps;		/* runs the record still repeats r by mv */
+	struct delta mv;
 	uint32_t d, last;	/* the next destination, the last given */
 	int32_t pl;		/* the next plane */
-	size_t run;		/* the run's place in the file, for messages */
+	size_t run;		/* the record's place in the file, for messages */
+	int read;		/* a record has been read */
 };
 
 struct fors_runs_iter {
@@ -681,18 +840,38 @@ int fors_runs_iter_new(const struct fors_runs *r,
 	return 0;
 }
 
-/* u's next run read, after the one it gave; 0 when it has none. */
-static int next_run(struct fors_runs_iter *it, struct cursor *u)
+/* u's next record read (parsed and checked already); 0 when none is left. */
+static int next_record(struct fors_runs_iter *it, struct cursor *u)
 {
 	struct in c = { u->b, u->end, &it->sp, it->s, 0, NULL };
-	uint32_t end = u->r.len ? u->r.p0 + u->r.len : 0;
+	uint32_t end = u->read ? u->r.p0 + u->r.len : 0;
+	struct run r;
 
 	if (!u->left)
 		return 0;
-	get_run(&c, &u->r, end, u->last);
+	if (get_record(&c, &r, &u->r, u->read, end, u->last, &u->mv,
+		       &u->reps)) {
+		shift(&it->sp, &u->r, &u->mv);
+		u->reps--;
+	} else {
+		u->r = r;
+	}
 	u->b = c.b;
 	u->left--;
-	u->run += u->k ? 1 : 0;
+	u->run += u->read;
+	u->read = 1;
+	return 1;
+}
+
+/* u's next run, after the one it gave; 0 when it has none. */
+static int next_run(struct fors_runs_iter *it, struct cursor *u)
+{
+	if (u->reps) {
+		shift(&it->sp, &u->r, &u->mv);
+		u->reps--;
+	} else if (!next_record(it, u)) {
+		return 0;
+	}
 	u->k = 0;
 	u->d = u->r.dst;
 	u->pl = u->r.plane;
@@ -865,29 +1044,44 @@ void fors_runs_index_free(struct fors_runs_index *ix)
 	free(ix);
 }
 
+/* One source's records decoded into ix's runs from *at, repeats expanded. */
+static void index_seg(struct fors_runs_index *ix, const struct seg *g,
+		      const struct fors_schedule *s, size_t *at)
+{
+	struct in c = { g->b, g->b + g->len, &ix->sp, s, 0, NULL };
+	uint32_t end = 0, prev = 0, j, k, reps = 1;
+	struct run *last = NULL, *r;
+	struct delta d;
+
+	for (j = 0; j < g->cnt; j++) {
+		r = &ix->run[*at];
+		if (!get_record(&c, r, last, last != NULL, end, prev, &d,
+				&reps))
+			reps = 0;
+		for (k = 0; k < reps; k++) {
+			r = &ix->run[*at + k];
+			*r = *last;
+			shift(&ix->sp, r, &d);
+			last = r;
+		}
+		*at += reps ? reps : 1;
+		last = &ix->run[*at - 1];
+		end = last->p0 + last->len;
+		prev = dst_at(&ix->sp, last, last->len - 1);
+	}
+}
+
 /* Every run of r decoded into ix, by source. */
 static void index_fill(struct fors_runs_index *ix, const struct fors_runs *r,
 		       const struct fors_schedule *s)
 {
 	size_t at = 0;
-	uint32_t i, j, k, src = 0;
+	uint32_t i, src = 0;
 
 	for (i = 0; i < r->nseg; i++) {
-		const struct seg *g = &r->seg[i];
-		struct in c = { g->b, g->b + g->len, &ix->sp, s, 0, NULL };
-		uint32_t end = 0, prev = 0;
-
-		for (; src <= g->src; src++)
+		for (; src <= r->seg[i].src; src++)
 			ix->first[src] = at;
-		for (j = 0; j < g->cnt; j++) {
-			get_run(&c, &ix->run[at], end, prev);
-			end = ix->run[at].p0 + ix->run[at].len;
-			prev = ix->run[at].dst;
-			for (k = 1; k < ix->run[at].len; k++)
-				prev = next_dst(&ix->sp, prev, ix->run[at].step,
-						ix->run[at].leaf);
-			at++;
-		}
+		index_seg(ix, &r->seg[i], s, &at);
 	}
 	for (; src <= ix->sp.all; src++)
 		ix->first[src] = at;
@@ -906,7 +1100,7 @@ int fors_runs_index_new(const struct fors_runs *r,
 	}
 	ix->sp.by_src = r->by_src;
 	ix->first = calloc(ix->sp.all + 1, sizeof(*ix->first));
-	ix->run = calloc(r->nruns + 1, sizeof(*ix->run));
+	ix->run = calloc(r->nexp + 1, sizeof(*ix->run));
 	if (!ix->first || !ix->run) {
 		fors_runs_index_free(ix);
 		return FORS_ENOMEM;
