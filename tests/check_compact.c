@@ -12,6 +12,8 @@
 
 #include "formats/schedfile.h"
 #include "formats/schedruns.h"
+#include "routing/route.h"
+#include "fabric_util.h"
 #include "suite.h"
 #include "sched_util.h"
 
@@ -521,6 +523,31 @@ START_TEST(healthy_size)
 }
 END_TEST
 
+/*
+ * The healthy schedule fors routes a full FT(2;8,16) with takes three
+ * records per host: a repeat carries the rounds, so the file grows with
+ * the hosts, not the transfers.
+ */
+START_TEST(routed_three_per_host)
+{
+	struct fors_netgen g = { 8, 16, 8, 1, NULL, 0, NULL, NULL, 0, 0 };
+	struct fors_topology *t = gen_topology(&g);
+	struct fors_route_opts o = { .lmc = 0, .renumber_lids = 1 };
+	struct fors_route *rt;
+	struct fors_error err;
+	struct fors_runs *r;
+
+	ck_assert_msg(fors_route_compute(t, NULL, &o, &rt, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(fors_runs_encode(rt->s, &r), 0);
+	ck_assert_uint_eq(fors_runs_transfers(r), 128 * 127);
+	ck_assert_uint_le(fors_runs_count(r), 3 * 128);
+	fors_runs_free(r);
+	fors_route_free(rt);
+	fors_topology_free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("compact");
@@ -539,6 +566,7 @@ int main(void)
 	tcase_add_test(tc, more_than_pairs);
 	tcase_add_test(tc, damaged_files);
 	tcase_add_test(tc, healthy_size);
+	tcase_add_test(tc, routed_three_per_host);
 	suite_add_tcase(su, tc);
 	return run_suite(su);
 }
