@@ -1114,17 +1114,12 @@ int fors_runs_index_new(const struct fors_runs *r,
 static struct fors_xfer nth(const struct space *sp, const struct run *r,
 			    uint32_t src, uint32_t k)
 {
-	int64_t m = r->leaf ? sp->m0 : sp->n, step = (int64_t)k * r->step;
-	int64_t at = r->leaf ? (int64_t)(r->dst % sp->m0) :
-		(int64_t)sp->rank[r->dst];
-	int64_t to = ((at + step) % m + m) % m, dl;
-	uint32_t d = k == 0 ? r->dst : r->leaf ?
-		r->dst - r->dst % sp->m0 + (uint32_t)to : sp->sid[to];
+	uint32_t d = dst_at(sp, r, k);
 	int32_t pl = r->plane < 0 ? -1 : (int32_t)(r->lo +
 		((uint64_t)(r->plane - r->lo) + (uint64_t)k * r->pstep) % r->span);
-
-	dl = r->off == NO_OFF ? FORS_NO_DLID :
+	int64_t dl = r->off == NO_OFF ? FORS_NO_DLID :
 		sp->lid[sp->by_src ? src : d] + r->off;
+
 	return fors_xfer_make(src, d, pl, (uint16_t)dl);
 }
 
