@@ -33,6 +33,7 @@ struct run {
 	int64_t off;		/* DLID - base LID, NO_OFF: no DLID */
 };
 
+/* sp's tables freed and forgotten, so a second free does nothing. */
 static void space_free(struct space *sp)
 {
 	free(sp->sid);
@@ -125,11 +126,13 @@ static void shift(const struct space *sp, struct run *r,
 					      d->dpl) % r->span);
 }
 
+/* A signed number as the file's unsigned one: 0, -1, 1, -2 as 0, 1, 2, 3. */
 static uint64_t zigzag(int64_t v)
 {
 	return v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1;
 }
 
+/* zigzag undone. */
 static int64_t unzigzag(uint64_t v)
 {
 	return v & 1 ? -(int64_t)(v >> 1) - 1 : (int64_t)(v >> 1);
@@ -137,12 +140,14 @@ static int64_t unzigzag(uint64_t v)
 
 /* ---- encoder ---- */
 
+/* Bytes being written, growing; e the first error. */
 struct out {
 	unsigned char *b;
 	size_t len, cap;
 	int e;
 };
 
+/* v as LEB128: seven bits a byte, low first, the top bit for more. */
 static void put(struct out *o, uint64_t v)
 {
 	unsigned char *nb;
@@ -216,6 +221,7 @@ struct open {
 	struct out o;
 };
 
+/* Run r's record, after a run that ended at phase end and host prev. */
 static void put_run(struct out *o, const struct run *r, uint32_t end,
 		    uint32_t prev, uint32_t q)
 {
@@ -545,6 +551,7 @@ int fors_runs_write(const struct fors_runs *r, FILE *f, uint64_t *fnv)
 
 /* ---- decoder ---- */
 
+/* Bytes being read, and the first thing wrong with them. */
 struct in {
 	const unsigned char *b, *end;
 	const struct space *sp;
@@ -553,6 +560,7 @@ struct in {
 	const char *why;	/* what was wrong, NULL: nothing */
 };
 
+/* A LEB128 number at most max; else why is what ("": out of range). */
 static uint64_t get(struct in *c, uint64_t max, const char *what)
 {
 	uint64_t v = 0;
@@ -1111,6 +1119,7 @@ int fors_runs_index_new(const struct fors_runs *r,
 }
 
 /* The k-th transfer of run r, from src. */
+/* The k-th transfer of run r, from src, computed. */
 static struct fors_xfer nth(const struct space *sp, const struct run *r,
 			    uint32_t src, uint32_t k)
 {
