@@ -29,8 +29,9 @@ struct fors_sched {
 	struct fors_sched_xfer *xf;		/* file order */
 	uint16_t *bysrc;	/* each phase's offsets sorted by source */
 	uint16_t *bydst;	/* each phase's offsets sorted by destination */
-	struct fors_runs *runs, *rruns;	/* a compact file's runs, by sender
-					   and by receiver; NULL: records */
+	struct fors_runs *runs;		/* a compact file's runs by sender,
+					   NULL: the records above */
+	struct fors_runs *rruns;	/* the same by receiver */
 	struct fors_runs_index *sends, *recvs;
 };
 

@@ -191,7 +191,8 @@ static void spread(struct flow *f)
 			for (s = 0; i != j && s < bf->nspines; s++)
 				c += common(bf, l, k, s) * u[s] * v[s];
 			for (s = 0; i != j && s < bf->nspines; s++) {
-				double x = d * common(bf, l, k, s) * u[s] * v[s] / c;
+				double x = d * common(bf, l, k, s) * u[s] *
+					   v[s] / c;
 
 				up_len(f, f->load, l)[s] += x;
 				down_len(f, f->load, k)[s] += x;
