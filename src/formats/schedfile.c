@@ -154,6 +154,15 @@ static int put_runs(FILE *out, const struct fors_schedule *s,
 	return e || ferror(out) ? FORS_EIO : FORS_OK;
 }
 
+/* The compact form: its head, then the runs and the `end` line. */
+static int put_compact(FILE *out, const struct fors_schedule *s,
+		       const struct fors_kv *more, size_t nmore,
+		       const struct fors_runs *r)
+{
+	put_head(out, s, more, nmore, 2);
+	return put_runs(out, s, r);
+}
+
 /* s's runs, or one line saying why the compact form cannot hold s. */
 static int encode(const struct fors_schedule *s, struct fors_runs **r,
 		  struct fors_error *err)
@@ -184,8 +193,7 @@ int fors_schedule_write_compact(FILE *out, const struct fors_schedule *s,
 
 	if (e)
 		return e;
-	put_head(out, s, more, nmore, 2);
-	e = put_runs(out, s, r);
+	e = put_compact(out, s, more, nmore, r);
 	fors_runs_free(r);
 	if (e)
 		fors_error_set(err, "%s", "cannot write the schedule");
@@ -205,8 +213,7 @@ static int write_cb(FILE *out, const void *arg)
 
 	if (!o->runs)
 		return fors_schedule_write_keys(out, o->s, o->more, o->nmore);
-	put_head(out, o->s, o->more, o->nmore, 2);
-	return put_runs(out, o->s, o->runs);
+	return put_compact(out, o->s, o->more, o->nmore, o->runs);
 }
 
 int fors_schedule_write_file(const char *path, const struct fors_schedule *s,
@@ -727,13 +734,8 @@ static int end_line(struct sched_reader *r, const unsigned char *buf,
 static int keep_runs(struct sched_reader *r, unsigned char *buf, uint64_t len,
 		     uint64_t n, const char *where)
 {
-	const char *why;
-	size_t run;
-	int e = fors_runs_parse(r->s, buf, len, n, r->keep, &why, &run);
+	int e = fors_runs_parse(r->s, buf, len, n, where, r->err, r->keep);
 
-	if (e == FORS_EFORMAT)
-		fors_error_set(r->err, "%s: run %zu: %s", where, run + 1,
-			       why[0] ? why : "a number out of range");
 	if (!e)
 		fors_runs_keep(*r->keep, buf);
 	return e;

@@ -424,7 +424,10 @@ static size_t size_of(uint64_t v)
 	return n;
 }
 
-/* Every open run written, the sources listed, counts and bytes summed. */
+/*
+ * Every open run written, the sources listed, counts and bytes summed: 0,
+ * or the first error a source's bytes met.
+ */
 static int close_all(const struct space *sp, struct fors_runs *r)
 {
 	uint32_t i, from = 0;
@@ -437,7 +440,10 @@ static int close_all(const struct space *sp, struct fors_runs *r)
 
 		flush(sp, o);
 		put_reps(o);
+		if (o->o.e)
+			return o->o.e;
 		r->nexp += o->nexp;
+		r->nxfers += o->total;
 		if (!o->cnt)
 			continue;
 		r->seg[r->nseg++] = (struct seg){ i, (uint32_t)o->cnt, o->o.b,
@@ -468,16 +474,8 @@ static struct fors_runs *runs_open(uint32_t all)
 /* r's open runs closed and listed: 0, or r freed with the error e. */
 static int runs_close(const struct space *sp, struct fors_runs *r, int e)
 {
-	uint32_t i;
-
-	for (i = 0; !e && i < r->all; i++)
-		e = r->src[i].o.e;
 	if (!e)
 		e = close_all(sp, r);
-	for (i = 0; !e && i < r->all; i++)
-		e = r->src[i].o.e;
-	for (i = 0; !e && i < r->all; i++)
-		r->nxfers += r->src[i].total;
 	if (e)
 		fors_runs_free(r);
 	return e;
@@ -739,9 +737,17 @@ static void scan(struct in *c, struct fors_runs *r, size_t nruns)
 		c->why = "fewer runs than the 'runs' line says";
 }
 
+/* What was wrong with the run-th record (from 0), in where's message. */
+static void say(struct fors_error *err, const char *where, size_t run,
+		const char *why)
+{
+	fors_error_set(err, "%s: run %zu: %s", where, run + 1,
+		       why[0] ? why : "a number out of range");
+}
+
 int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
-		    size_t len, size_t nruns, struct fors_runs **out,
-		    const char **why, size_t *run)
+		    size_t len, size_t nruns, const char *where,
+		    struct fors_error *err, struct fors_runs **out)
 {
 	struct space sp;
 	struct fors_runs *r = calloc(1, sizeof(*r));
@@ -749,7 +755,6 @@ int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
 	int e = r ? space_init(s, &sp) : FORS_ENOMEM;
 
 	*out = NULL;
-	*why = NULL;
 	if (!e) {
 		r->all = sp.all;
 		r->seg = calloc(sp.all + 1, sizeof(*r->seg));
@@ -758,9 +763,10 @@ int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
 			scan(&c, r, nruns);
 		space_free(&sp);
 	}
-	*why = c.why;
-	*run = c.run;
-	e = e ? e : c.why ? FORS_EFORMAT : 0;
+	if (!e && c.why) {
+		say(err, where, c.run, c.why);
+		e = FORS_EFORMAT;
+	}
 	if (e) {
 		fors_runs_free(r);
 		return e;
@@ -956,14 +962,14 @@ int fors_runs_decode(struct fors_schedule *s, const unsigned char *buf,
 	struct fors_runs *r;
 	const char *why = NULL;
 	size_t run = 0;
-	int e = fors_runs_parse(s, buf, len, nruns, &r, &why, &run);
+	int e = fors_runs_parse(s, buf, len, nruns, where, err, &r);
 
-	if (!e)
-		e = expand_all(s, r, &why, &run);
+	if (e)
+		return e;
+	e = expand_all(s, r, &why, &run);
 	fors_runs_free(r);
 	if (e == FORS_EFORMAT)
-		fors_error_set(err, "%s: run %zu: %s", where, run + 1,
-			       why[0] ? why : "a number out of range");
+		say(err, where, run, why);
 	return e;
 }
 

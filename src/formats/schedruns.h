@@ -40,14 +40,14 @@ void fors_runs_free(struct fors_runs *r);
 uint64_t fors_runs_fnv(uint64_t h, const void *p, size_t n);
 
 /*
- * The runs in len bytes of nruns runs (the file's), for s (its fabric line
- * and host lines): each read once and checked, buf kept, not copied. 0;
- * FORS_EFORMAT with what was wrong in *why and the run (from 0) in *run;
+ * The runs in len bytes of nruns records (the file's), for s (its fabric
+ * line and host lines): each read once and checked, buf kept, not copied.
+ * 0; FORS_EFORMAT with err naming where, the record and what was wrong;
  * FORS_ENOMEM.
  */
 int fors_runs_parse(const struct fors_schedule *s, const unsigned char *buf,
-		    size_t len, size_t nruns, struct fors_runs **out,
-		    const char **why, size_t *run);
+		    size_t len, size_t nruns, const char *where,
+		    struct fors_error *err, struct fors_runs **out);
 
 /*
  * The most transfers the compact form holds for s's slots: one per ordered
@@ -72,8 +72,8 @@ int fors_runs_iter_new(const struct fors_runs *r,
 
 /*
  * The next phase's transfers into x (room for one per source): *n of
- * them. FORS_EFORMAT, with *why and *run as fors_runs_parse's, once a
- * DLID falls outside 0 .. 0xfffe (its transfer gets none).
+ * them. FORS_EFORMAT, with what was wrong in *why and the record (from 0)
+ * in *run, once a DLID falls outside 0 .. 0xfffe (its transfer gets none).
  */
 int fors_runs_iter_phase(struct fors_runs_iter *it, struct fors_xfer *x,
 			 size_t *n, const char **why, size_t *run);

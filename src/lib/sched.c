@@ -600,49 +600,44 @@ const struct fors_sched_xfer *fors_sched_recv(const struct fors_sched *s,
 	return find(s, s->bydst, phase, sid, 1);
 }
 
-/* A record of x (sender src, receiver dst) into out. */
-static void record(const struct fors_sched *s, uint32_t src, uint32_t dst,
-		   const struct fors_xfer *x, struct fors_sched_xfer *out)
+/*
+ * What sid sends (recv 0) or receives (recv 1) in phase, into out: from
+ * the records, or from the runs by sender or by receiver (whose transfer
+ * names the receiver as its source).
+ */
+static int lookup_into(const struct fors_sched *s, uint32_t phase,
+		       uint32_t sid, int recv, struct fors_sched_xfer *out)
 {
-	*out = (struct fors_sched_xfer){ src, dst, fors_xfer_plane(x),
-					 fors_xfer_dlid(x), s->bysid[src],
+	const struct fors_sched_xfer *x;
+	struct fors_xfer y;
+	uint32_t src, dst;
+
+	if (!s->runs) {
+		x = recv ? fors_sched_recv(s, phase, sid) :
+			fors_sched_send(s, phase, sid);
+		if (x)
+			*out = *x;
+		return x != NULL;
+	}
+	if (phase >= s->sc->nphases ||
+	    !fors_runs_index_at(recv ? s->recvs : s->sends, sid, phase, &y))
+		return 0;
+	src = recv ? y.dst : y.src;
+	dst = recv ? y.src : y.dst;
+	*out = (struct fors_sched_xfer){ src, dst, fors_xfer_plane(&y),
+					 fors_xfer_dlid(&y), s->bysid[src],
 					 s->bysid[dst] };
+	return 1;
 }
 
 int fors_sched_send_into(const struct fors_sched *s, uint32_t phase,
 			 uint32_t sid, struct fors_sched_xfer *out)
 {
-	const struct fors_sched_xfer *x;
-	struct fors_xfer y;
-
-	if (!s->runs) {
-		x = fors_sched_send(s, phase, sid);
-		if (x)
-			*out = *x;
-		return x != NULL;
-	}
-	if (phase >= s->sc->nphases ||
-	    !fors_runs_index_at(s->sends, sid, phase, &y))
-		return 0;
-	record(s, y.src, y.dst, &y, out);
-	return 1;
+	return lookup_into(s, phase, sid, 0, out);
 }
 
 int fors_sched_recv_into(const struct fors_sched *s, uint32_t phase,
 			 uint32_t sid, struct fors_sched_xfer *out)
 {
-	const struct fors_sched_xfer *x;
-	struct fors_xfer y;
-
-	if (!s->runs) {
-		x = fors_sched_recv(s, phase, sid);
-		if (x)
-			*out = *x;
-		return x != NULL;
-	}
-	if (phase >= s->sc->nphases ||
-	    !fors_runs_index_at(s->recvs, sid, phase, &y))
-		return 0;
-	record(s, y.dst, y.src, &y, out);
-	return 1;
+	return lookup_into(s, phase, sid, 1, out);
 }
