@@ -676,44 +676,80 @@ static int get_record(struct in *c, struct run *r, const struct run *last,
 	return 0;
 }
 
-/* Run r counted in rs; *end and *prev moved past it. */
-static void count(struct in *c, const struct run *r, struct fors_runs *rs,
-		  uint32_t *end, uint32_t *prev)
+/*
+ * A source's records read back one run at a time, each repeat expanded:
+ * what the scan, the phase iterator and the index all walk.
+ */
+struct reader {
+	struct in c;		/* the source's bytes; c.run: its record */
+	uint32_t left;		/* records not yet read */
+	struct run r;		/* the run given last */
+	int have;		/* r is one */
+	uint32_t reps;		/* runs the last repeat still gives */
+	struct delta mv;	/* how each moves on */
+};
+
+/* A reader of cnt records in b .. end, the first record run of the file. */
+static void reader_init(struct reader *rd, const unsigned char *b,
+			const unsigned char *end, uint32_t cnt,
+			const struct space *sp, const struct fors_schedule *s,
+			size_t run)
 {
-	if (rs->nxfers + r->len > fors_runs_max_transfers(c->s)) {
-		c->why = "more transfers than the hosts have pairs";
-		return;
+	memset(rd, 0, sizeof(*rd));
+	rd->c = (struct in){ b, end, sp, s, run, NULL };
+	rd->left = cnt;
+}
+
+/* The next run into rd->r: 1; 0 when none is left or a record is wrong. */
+static int reader_next(struct reader *rd)
+{
+	const struct space *sp = rd->c.sp;
+	uint32_t end = 0, prev = 0;
+	struct run r;
+
+	if (rd->reps) {
+		shift(sp, &rd->r, &rd->mv);
+		rd->reps--;
+		return 1;
 	}
-	rs->nxfers += r->len;
-	rs->nexp++;
-	*end = r->p0 + r->len;
-	*prev = dst_at(c->sp, r, r->len - 1);
+	if (!rd->left || rd->c.why)
+		return 0;
+	if (rd->have) {
+		end = rd->r.p0 + rd->r.len;
+		prev = dst_at(sp, &rd->r, rd->r.len - 1);
+		rd->c.run++;
+	}
+	rd->left--;
+	if (!get_record(&rd->c, &r, &rd->r, rd->have, end, prev, &rd->mv,
+			&rd->reps)) {
+		rd->r = r;
+	} else if (!rd->c.why) {
+		rd->reps--;
+		shift(sp, &rd->r, &rd->mv);
+	}
+	rd->have = !rd->c.why;
+	return rd->have;
 }
 
 /* One source's runs found in the bytes, each read once to check it. */
 static void scan_seg(struct in *c, struct seg *g, struct fors_runs *rs)
 {
-	uint32_t end = 0, prev = 0, i, j, reps;
-	struct run r, last;
-	struct delta d;
-	int have = 0;
+	struct reader rd;
 
-	g->b = c->b;
-	for (i = 0; !c->why && i < g->cnt; i++) {
-		if (get_record(c, &r, &last, have, end, prev, &d, &reps)) {
-			for (j = 0; !c->why && j < reps; j++) {
-				shift(c->sp, &last, &d);
-				count(c, &last, rs, &end, &prev);
-			}
-		} else if (!c->why) {
-			count(c, &r, rs, &end, &prev);
-			last = r;
-			have = 1;
+	reader_init(&rd, c->b, c->end, g->cnt, c->sp, c->s, c->run);
+	while (reader_next(&rd)) {
+		if (rs->nxfers + rd.r.len > fors_runs_max_transfers(c->s)) {
+			rd.c.why = "more transfers than the hosts have pairs";
+			break;
 		}
-		if (!c->why)
-			c->run++;
+		rs->nxfers += rd.r.len;
+		rs->nexp++;
 	}
-	g->len = (size_t)(c->b - g->b);
+	g->b = c->b;
+	g->len = (size_t)(rd.c.b - c->b);
+	c->b = rd.c.b;
+	c->why = rd.c.why;
+	c->run = rd.c.why ? rd.c.run : c->run + g->cnt;
 }
 
 /* The sources and their runs in len bytes of nruns runs, checked. */
@@ -791,16 +827,11 @@ size_t fors_runs_transfers(const struct fors_runs *r)
 
 /* One source's place in its runs, as the phases go by. */
 struct cursor {
-	const unsigned char *b, *end;	/* the runs not yet read */
-	uint32_t src, left;	/* its sid, runs not yet read */
-	struct run r;		/* the run being given, k of its transfers */
-	uint32_t k;
-	uint32_t reps;		/* runs the record still repeats r by mv */
-	struct delta mv;
-	uint32_t d, last;	/* the next destination, the last given */
+	struct reader rd;	/* its records; rd.r the run being given */
+	uint32_t src;		/* its sid */
+	uint32_t k;		/* rd.r's transfers given */
+	uint32_t d;		/* the next destination */
 	int32_t pl;		/* the next plane */
-	size_t run;		/* the record's place in the file, for messages */
-	int read;		/* a record has been read */
 };
 
 struct fors_runs_iter {
@@ -844,9 +875,9 @@ int fors_runs_iter_new(const struct fors_runs *r,
 	for (i = 0; i < r->nseg; i++) {
 		const struct seg *g = &r->seg[i];
 
-		it->cur[i] = (struct cursor){ .b = g->b, .end = g->b + g->len,
-					      .src = g->src, .left = g->cnt,
-					      .run = run };
+		reader_init(&it->cur[i].rd, g->b, g->b + g->len, g->cnt,
+			    &it->sp, s, run);
+		it->cur[i].src = g->src;
 		run += g->cnt;
 	}
 	it->n = r->nseg;
@@ -854,41 +885,14 @@ int fors_runs_iter_new(const struct fors_runs *r,
 	return 0;
 }
 
-/* u's next record read (parsed and checked already); 0 when none is left. */
-static int next_record(struct fors_runs_iter *it, struct cursor *u)
-{
-	struct in c = { u->b, u->end, &it->sp, it->s, 0, NULL };
-	uint32_t end = u->read ? u->r.p0 + u->r.len : 0;
-	struct run r;
-
-	if (!u->left)
-		return 0;
-	if (get_record(&c, &r, &u->r, u->read, end, u->last, &u->mv,
-		       &u->reps)) {
-		shift(&it->sp, &u->r, &u->mv);
-		u->reps--;
-	} else {
-		u->r = r;
-	}
-	u->b = c.b;
-	u->left--;
-	u->run += u->read;
-	u->read = 1;
-	return 1;
-}
-
 /* u's next run, after the one it gave; 0 when it has none. */
-static int next_run(struct fors_runs_iter *it, struct cursor *u)
+static int next_run(struct cursor *u)
 {
-	if (u->reps) {
-		shift(&it->sp, &u->r, &u->mv);
-		u->reps--;
-	} else if (!next_record(it, u)) {
+	if (!reader_next(&u->rd))
 		return 0;
-	}
 	u->k = 0;
-	u->d = u->r.dst;
-	u->pl = u->r.plane;
+	u->d = u->rd.r.dst;
+	u->pl = u->rd.r.plane;
 	return 1;
 }
 
@@ -896,26 +900,26 @@ static int next_run(struct fors_runs_iter *it, struct cursor *u)
 static int give(struct fors_runs_iter *it, struct cursor *u, uint32_t p,
 		struct fors_xfer *x)
 {
+	const struct run *r = &u->rd.r;
 	int64_t dl;
 
-	if (u->k == u->r.len && !next_run(it, u))
+	if (u->k == r->len && !next_run(u))
 		return 0;
-	if (u->r.p0 + u->k != p)
+	if (r->p0 + u->k != p)
 		return 0;
-	dl = u->r.off == NO_OFF ? FORS_NO_DLID :
-		it->sp.lid[it->sp.by_src ? u->src : u->d] + u->r.off;
-	if (u->r.off != NO_OFF && (dl < 0 || dl >= FORS_NO_DLID)) {
+	dl = r->off == NO_OFF ? FORS_NO_DLID :
+		it->sp.lid[it->sp.by_src ? u->src : u->d] + r->off;
+	if (r->off != NO_OFF && (dl < 0 || dl >= FORS_NO_DLID)) {
 		if (!it->why) {
 			it->why = "a DLID out of range";
-			it->why_run = u->run;
+			it->why_run = u->rd.c.run;
 		}
 		dl = FORS_NO_DLID;
 	}
 	*x = fors_xfer_make(u->src, u->d, u->pl, (uint16_t)dl);
-	u->last = u->d;
 	u->k++;
-	u->d = next_dst(&it->sp, u->d, u->r.step, u->r.leaf);
-	u->pl = next_plane(&u->r, u->pl);
+	u->d = next_dst(&it->sp, u->d, r->step, r->leaf);
+	u->pl = next_plane(r, u->pl);
 	return 1;
 }
 
@@ -992,11 +996,12 @@ static int take_phase(const struct space *sp, struct fors_runs *t,
 	for (i = 0; !e && i < n; i++) {
 		struct fors_xfer y = x[i];
 
+		*host = x[i].dst;
+		if (x[i].src == x[i].dst)
+			return FORS_EINVAL;
 		y.src = x[i].dst;
 		y.dst = x[i].src;
-		*host = x[i].src == x[i].dst ? x[i].src : x[i].dst;
-		e = x[i].src == x[i].dst ? FORS_EINVAL :
-			take(sp, &t->src[y.src], &y, p);
+		e = take(sp, &t->src[y.src], &y, p);
 	}
 	return e;
 }
@@ -1062,27 +1067,11 @@ void fors_runs_index_free(struct fors_runs_index *ix)
 static void index_seg(struct fors_runs_index *ix, const struct seg *g,
 		      const struct fors_schedule *s, size_t *at)
 {
-	struct in c = { g->b, g->b + g->len, &ix->sp, s, 0, NULL };
-	uint32_t end = 0, prev = 0, j, k, reps = 1;
-	struct run *last = NULL, *r;
-	struct delta d;
+	struct reader rd;
 
-	for (j = 0; j < g->cnt; j++) {
-		r = &ix->run[*at];
-		if (!get_record(&c, r, last, last != NULL, end, prev, &d,
-				&reps))
-			reps = 0;
-		for (k = 0; k < reps; k++) {
-			r = &ix->run[*at + k];
-			*r = *last;
-			shift(&ix->sp, r, &d);
-			last = r;
-		}
-		*at += reps ? reps : 1;
-		last = &ix->run[*at - 1];
-		end = last->p0 + last->len;
-		prev = dst_at(&ix->sp, last, last->len - 1);
-	}
+	reader_init(&rd, g->b, g->b + g->len, g->cnt, &ix->sp, s, 0);
+	while (reader_next(&rd))
+		ix->run[(*at)++] = rd.r;
 }
 
 /* Every run of r decoded into ix, by source. */
