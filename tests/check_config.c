@@ -47,7 +47,8 @@ START_TEST(every_key)
 			       "state_file /var/lib/fors/seen\nverify FALSE\n"
 			       "link_holddown_s 30\nspine_hosts refuse\nbase_lids exchange\n"
 			       "participants /etc/opensm/cn-guids\n"
-			       "stage_wait_ms 5000\nilp_cache_user fors-batch\n",
+			       "stage_wait_ms 5000\nilp_cache_user fors-batch\n"
+			       "schedule_format text\n",
 			       &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
 	ck_assert_str_eq(c.schedule_file, "/run/fors/sched.dump");
@@ -60,6 +61,7 @@ START_TEST(every_key)
 	ck_assert_str_eq(c.participants, "/etc/opensm/cn-guids");
 	ck_assert_uint_eq(c.stage_wait_ms, 5000);
 	ck_assert_str_eq(c.ilp_cache_user, "fors-batch");
+	ck_assert_int_eq(c.text_schedule, 1);
 	fors_config_free(&c);
 	ck_assert_int_eq(parse("base_lids phases\n", &c, &s), 0);
 	ck_assert_int_eq(s.n, 0);
@@ -87,6 +89,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(c.stage_wait_ms, 100);
 	ck_assert_int_eq(c.refuse_spine_hosts, 0);
 	ck_assert_int_eq(c.exchange_lids, 0);
+	ck_assert_int_eq(c.text_schedule, 0);
 	ck_assert_ptr_null(c.participants);
 	ck_assert_ptr_null(c.ilp_cache_user);
 	fors_config_free(&c);
@@ -116,6 +119,8 @@ static const struct {
 	  "fors.conf:1: spine_hosts: expected route or refuse, got 'maybe'; using the default", 1 },
 	{ "base_lids mine\n",
 	  "fors.conf:1: base_lids: expected everyone, phases or exchange, got 'mine'; using the default", 1 },
+	{ "schedule_format binary\n",
+	  "fors.conf:1: schedule_format: expected compact or text, got 'binary'; using the default", 1 },
 	{ "reference_topology # none\n",
 	  "fors.conf:1: reference_topology: no value given; using the default", 1 },
 	{ "participants cn-guids\n",

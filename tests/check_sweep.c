@@ -46,6 +46,7 @@ struct run {
 	int corrupt;		/* the read-back breaks a table: LOST, MFTREE */
 	uint32_t lost;		/* transfers that LOST loses */
 	uint32_t lmc;
+	int text;		/* schedule_format text */
 };
 
 enum { LOST = 1, MFTREE };
@@ -55,6 +56,7 @@ static void open_state(struct run *r)
 	struct fors_sweep_config c = {
 		.schedule_path = r->sched, .rejected_path = r->rejected,
 		.state_path = r->state, .holddown_s = HOLD, .verify = 1,
+		.text_schedule = r->text,
 	};
 
 	ck_assert_int_eq(fors_sweep_state_open(&c, sink, &r->log, &r->st), 0);
@@ -402,6 +404,45 @@ START_TEST(restart_from_state_file)
 }
 END_TEST
 
+/* The schedule file's first line, once the write under way is done. */
+static void first_line(const struct run *r, char *buf, int len)
+{
+	FILE *f;
+
+	fors_sweep_flush(r->st);
+	f = fopen(r->sched, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, len, f));
+	fclose(f);
+}
+
+/*
+ * The file takes the form schedule_format asks for: after a restart with
+ * the other form, the same schedule is written again in it, in the same
+ * generation (nothing of the schedule changed).
+ */
+START_TEST(file_form_follows_config)
+{
+	struct run *r = run_new();
+	char line[64];
+
+	ck_assert_int_eq(sweep(r, healthy(), 100), 0);
+	first_line(r, line, sizeof(line));
+	ck_assert_str_eq(line, "fors-schedule 2\n");
+	ck_assert_uint_eq(generation(r), 1);
+	fors_sweep_state_free(r->st);
+	r->text = 1;
+	open_state(r);
+	ck_assert_int_eq(sweep(r, healthy(), 110), 0);
+	first_line(r, line, sizeof(line));
+	ck_assert_str_eq(line, "fors-schedule 1\n");
+	ck_assert_uint_eq(generation(r), 1);
+	ck_assert_int_eq(sweep(r, healthy(), 120), 0);
+	ck_assert_uint_eq(generation(r), 1);
+	run_free(r);
+}
+END_TEST
+
 /* A state file of another fabric is forgotten, and this one routed. */
 START_TEST(foreign_state_file)
 {
@@ -578,6 +619,7 @@ int main(void)
 	tcase_add_test(tc, remembered_fabric);
 	tcase_add_test(tc, leaf_alone_remembered);
 	tcase_add_test(tc, restart_from_state_file);
+	tcase_add_test(tc, file_form_follows_config);
 	tcase_add_test(tc, foreign_state_file);
 	tcase_add_test(tc, bad_state_file);
 	tcase_add_test(tc, verification_refuses);

@@ -124,6 +124,12 @@ fors netgen --hosts-per-leaf 4 --leaves 4 --spines 4 >"$tmp/n44.net" &&
 		p && $3 != "-" { $4 = $4 - $4 % 4 + ($4 % 4 + 1) % 4; p = 0 }
 		{ print }' "$tmp/44.txt" >"$tmp/moved.dump" && ok ||
 	ko "the moved DLID's fixture"
+# the compact form is not written to a terminal (script(1) gives fors one)
+script -qec "$FORS schedule --hosts-per-leaf 4 --leaves 3 --reduction 1" /dev/null \
+	>"$tmp/tty" 2>&1
+[ $? -eq 2 ] && grep -q 'the compact form is binary: give --output FILE, or --text' "$tmp/tty" &&
+	script -qec "$FORS schedule --hosts-per-leaf 4 --leaves 3 --reduction 1 --text" /dev/null |
+	grep -q '^fors-schedule 1' && ok || ko "the compact form on a terminal: $(cat "$tmp/tty")"
 # the compact form by default, version 1 on request, one text through both
 mkdir -p "$tmp/r-44t" &&
 	fors route --topology "$tmp/n44.net" --lmc 2 --text --output "$tmp/r-44t" >/dev/null &&

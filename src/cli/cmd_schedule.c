@@ -38,8 +38,8 @@ static const char usage_schedule[] =
 struct sched_args {
 	struct fors_sched_params sp;
 	uint32_t q, m;
-	int have_q, have_m, text;
-	int have;		/* of -n, -l, -f, -q, -m: bits */
+	int text;
+	int have;		/* of -n, -l, -f, -q, -m: bits 1, 2, 4, 8, 16 */
 	const char *output, *input;
 };
 
@@ -98,13 +98,11 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 		case 'q':
 			r = parse_u32("schedule", "--planes", optarg, 1,
 				      FORS_MAX_PLANES, &a->q);
-			a->have_q = 1;
 			have |= 8;
 			break;
 		case 'm':
 			r = parse_u32("schedule", "--impacted", optarg, 0,
 				      FORS_MAX_HOSTS, &a->m);
-			a->have_m = 1;
 			have |= 16;
 			break;
 		case 'o':
@@ -132,31 +130,38 @@ static int sched_opts(int argc, char **argv, struct sched_args *a)
 	return required(a);
 }
 
+/* s on stdout in a's form: 0, or the error with err. */
+static int put_stdout(const struct sched_args *a, const struct fors_schedule *s,
+		      struct fors_error *err)
+{
+	int r = a->text ? fors_schedule_write(stdout, s) :
+		fors_schedule_write_compact(stdout, s, NULL, 0, err);
+
+	if (!r && fflush(stdout))
+		r = FORS_EIO;
+	if (r == FORS_EIO)
+		snprintf(err->msg, sizeof(err->msg),
+			 "cannot write the schedule: %s", strerror(errno));
+	else if (r == FORS_ENOMEM)
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	return r;
+}
+
 /* s to a's output, or stdout, in a's form; 0 or the error's status. */
 static int put(const struct sched_args *a, const struct fors_schedule *s)
 {
 	struct fors_error err = { "" };
 	int r;
 
+	if (!a->output && !a->text && fors_is_terminal(stdout))
+		return usage_error("schedule", "%s",
+				   "the compact form is binary: give --output FILE, or --text");
 	if (a->output)
 		r = fors_schedule_write_file(a->output, s, a->text ?
 					     FORS_SCHED_TEXT :
 					     FORS_SCHED_COMPACT, &err);
-	else if (!a->text && fors_is_terminal(stdout))
-		return usage_error("schedule", "%s",
-				   "the compact form is binary: give --output FILE, or --text");
-	else {
-		r = a->text ? fors_schedule_write(stdout, s) :
-			fors_schedule_write_compact(stdout, s, NULL, 0, &err);
-		if (!r && fflush(stdout))
-			r = FORS_EIO;
-		if (r == FORS_EIO)
-			snprintf(err.msg, sizeof(err.msg),
-				 "cannot write the schedule: %s",
-				 strerror(errno));
-		else if (r == FORS_ENOMEM)
-			snprintf(err.msg, sizeof(err.msg), "out of memory");
-	}
+	else
+		r = put_stdout(a, s, &err);
 	if (r)
 		fprintf(stderr, "fors schedule: %s\n", err.msg);
 	return r ? EXIT_FAIL : 0;
@@ -192,16 +197,16 @@ int cmd_schedule(int argc, char **argv)
 		return rewrite(&a);
 	if (fors_sched_check_params(&a.sp, &err))
 		return usage_error("schedule", "%s", err.msg);
-	if (a.have_m && a.m > (a.have_q ? a.q : a.sp.m0))
+	if ((a.have & 16) && a.m > (a.have & 8 ? a.q : a.sp.m0))
 		return usage_error("schedule", "%s",
 				   "--impacted cannot exceed the planes");
 	if (fors_schedule_build(&s, &a.sp, &info, &err)) {
 		fprintf(stderr, "fors schedule: %s\n", err.msg);
 		return EXIT_FAIL;
 	}
-	if (a.have_q)
+	if (a.have & 8)
 		s->q = a.q;
-	if (a.have_m)
+	if (a.have & 16)
 		s->m = a.m;
 	r = put(&a, s);
 	if (!r && a.output)

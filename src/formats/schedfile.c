@@ -825,7 +825,8 @@ static int body(struct sched_reader *r)
 
 /* The reader, the runs kept in *keep (when not NULL) or expanded. */
 static int read_with(FILE *in, const char *name, struct fors_schedule **out,
-		     struct fors_runs **keep, struct fors_error *err)
+		     struct fors_runs **keep, int *version,
+		     struct fors_error *err)
 {
 	struct sched_reader r = { .in = in, .name = name, .err = err,
 				  .keep = keep };
@@ -857,13 +858,15 @@ static int read_with(FILE *in, const char *name, struct fors_schedule **out,
 		return e;
 	}
 	*out = r.s;
+	if (version)
+		*version = r.version;
 	return FORS_OK;
 }
 
 int fors_schedule_read(FILE *in, const char *name, struct fors_schedule **out,
 		       struct fors_error *err)
 {
-	return read_with(in, name, out, NULL, err);
+	return read_with(in, name, out, NULL, NULL, err);
 }
 
 int fors_schedule_read_runs(FILE *in, const char *name,
@@ -871,7 +874,7 @@ int fors_schedule_read_runs(FILE *in, const char *name,
 			    struct fors_error *err)
 {
 	*runs = NULL;
-	return read_with(in, name, out, runs, err);
+	return read_with(in, name, out, runs, NULL, err);
 }
 
 static int read_cb(FILE *in, const char *name, void *out,
@@ -885,4 +888,30 @@ int fors_schedule_read_file(const char *path, struct fors_schedule **out,
 {
 	*out = NULL;
 	return read_path(path, read_cb, out, err);
+}
+
+/* Where fors_schedule_read_file_form's reader puts what it read. */
+struct sched_in {
+	struct fors_schedule *s;
+	int version;
+};
+
+static int read_form_cb(FILE *in, const char *name, void *out,
+			struct fors_error *err)
+{
+	struct sched_in *o = out;
+
+	return read_with(in, name, &o->s, NULL, &o->version, err);
+}
+
+int fors_schedule_read_file_form(const char *path, struct fors_schedule **out,
+				 enum fors_sched_form *form,
+				 struct fors_error *err)
+{
+	struct sched_in o = { NULL, 0 };
+	int e = read_path(path, read_form_cb, &o, err);
+
+	*out = o.s;
+	*form = o.version == 2 ? FORS_SCHED_COMPACT : FORS_SCHED_TEXT;
+	return e;
 }

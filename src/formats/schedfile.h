@@ -71,4 +71,9 @@ int fors_schedule_read_runs(FILE *in, const char *name,
 int fors_schedule_read_file(const char *path, struct fors_schedule **out,
 			    struct fors_error *err);
 
+/* The same, and which form the file has in *form. */
+int fors_schedule_read_file_form(const char *path, struct fors_schedule **out,
+				 enum fors_sched_form *form,
+				 struct fors_error *err);
+
 #endif

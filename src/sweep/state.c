@@ -85,11 +85,15 @@ static void load_generation(struct fors_sweep_state *st)
 {
 	struct fors_schedule *s;
 	struct fors_error err;
+	enum fors_sched_form form;
 	size_t i;
 
 	if (access(st->cfg.schedule_path, F_OK) ||
-	    fors_schedule_read_file(st->cfg.schedule_path, &s, &err))
+	    fors_schedule_read_file_form(st->cfg.schedule_path, &s, &form,
+					 &err))
 		return;
+	st->form_ok = form == (st->cfg.text_schedule ? FORS_SCHED_TEXT :
+			       FORS_SCHED_COMPACT);
 	for (i = 0; i < s->nextra; i++)
 		if (!strcmp(s->extra[i].key, "generation"))
 			st->generation = strtoull(s->extra[i].value, NULL, 10);

@@ -39,6 +39,7 @@ struct fors_sweep_state {
 	uint64_t digest;	/* of that schedule, generation left out */
 	int have_digest;
 	uint32_t bound;		/* the bound that file says */
+	int form_ok;		/* that file has the configured form */
 	struct fors_publish *pub;	/* the schedule file being written */
 	struct fors_followup *followup;	/* a first stage's transfers being
 					   followed */
