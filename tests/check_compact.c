@@ -459,6 +459,40 @@ START_TEST(more_than_pairs)
 }
 END_TEST
 
+/*
+ * What the compact form cannot hold is refused by its writer, each with
+ * its line: a host sending twice in a phase, more transfers than pairs.
+ */
+START_TEST(writer_refuses)
+{
+	static const char *const text[] = {
+		"fors-schedule 1\nfabric hosts-per-leaf 2 leaves 2 planes 2 reduction 0 impacted 0 lmc - phases 1\n"
+		"phase 0 2\n0 1 - -\n0 2 - -\nend 2\n",
+		"fors-schedule 1\nfabric hosts-per-leaf 1 leaves 2 planes 1 reduction 0 impacted 0 lmc - phases 3\n"
+		"phase 0 1\n0 1 - -\nphase 1 1\n0 1 - -\nphase 2 1\n0 1 - -\nend 3\n",
+	};
+	static const char *const why[] = {
+		"a host sends twice in one phase: the compact form cannot hold the schedule",
+		"3 transfers, more than the hosts have pairs: the compact form cannot hold the schedule",
+	};
+	struct fors_schedule *s;
+	struct fors_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(from_buf(text[_i], strlen(text[_i]), &s, &err), 0);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fors_schedule_write_compact(f, s, NULL, 0, &err),
+			 FORS_EVERIFY);
+	fclose(f);
+	ck_assert_str_eq(err.msg, why[_i]);
+	free(buf);
+	fors_schedule_free(s);
+}
+END_TEST
+
 /* A whole file damaged: each way gets its own message. */
 START_TEST(damaged_files)
 {
@@ -564,6 +598,7 @@ int main(void)
 			    sizeof(crafted) / sizeof(crafted[0]));
 	tcase_add_test(tc, spec_example);
 	tcase_add_test(tc, more_than_pairs);
+	tcase_add_loop_test(tc, writer_refuses, 0, 2);
 	tcase_add_test(tc, damaged_files);
 	tcase_add_test(tc, healthy_size);
 	tcase_add_test(tc, routed_three_per_host);
